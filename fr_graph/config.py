@@ -1,0 +1,111 @@
+"""Settings: where the graph lives and which clients fr-graph builds.
+
+Nothing here reads the environment at import time; call :meth:`Settings.from_env`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Literal
+
+import platformdirs
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from fr_graph.errors import ConfigError
+
+Backend = Literal["neo4j", "falkordb", "embedded"]
+
+
+def default_data_dir() -> Path:
+    """Where the embedded store keeps its file when no ``--db`` is given."""
+    return Path(platformdirs.user_data_dir("fr-graph", appauthor=False))
+
+
+class LLMSettings(BaseModel):
+    """An LLM is used only when configured; fr-graph never needs one."""
+
+    model_config = ConfigDict(frozen=True)
+
+    api_key: str | None = None
+    base_url: str | None = None
+    model: str = "gpt-4.1-mini"
+    small_model: str | None = None
+
+    @property
+    def configured(self) -> bool:
+        return bool(self.api_key or self.base_url)
+
+
+class Settings(BaseModel):
+    """Everything fr-graph needs to connect. Frozen; build variants with ``model_copy``.
+
+    Example:
+        >>> Settings(db="bolt://localhost:7687").backend
+        'neo4j'
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    db: str | None = Field(
+        default=None,
+        description="bolt:// or neo4j:// URI, falkordb://host:port, or a path for the "
+        "embedded store. None means the embedded store in the user data directory.",
+    )
+    neo4j_user: str = "neo4j"
+    neo4j_password: str = "neo4j"
+    llm: LLMSettings = LLMSettings()
+    embedding_dim: int = 384
+    #: How many vector-index hits to ask for per wanted candidate: the Neo4j 5.26 vector
+    #: index cannot filter by group, so other groups' facts are dropped after the query.
+    vector_oversample: int = Field(default=8, ge=1, le=100)
+
+    @property
+    def backend(self) -> Backend:
+        db = self.db or ""
+        if db.startswith(("bolt://", "bolt+s://", "bolt+ssc://", "neo4j://", "neo4j+s://",
+                          "neo4j+ssc://")):
+            return "neo4j"
+        if db.startswith("falkordb://"):
+            return "falkordb"
+        if "://" in db:
+            raise ConfigError(f"--db: unsupported scheme in {db!r} (use bolt://, neo4j://, "
+                              "falkordb:// or a filesystem path)")
+        return "embedded"
+
+    @property
+    def embedded_path(self) -> Path:
+        """The embedded store's database file (``--db PATH`` may name a folder or a file)."""
+        if self.db:
+            path = Path(self.db).expanduser()
+            return path / "fr-graph.db" if path.suffix == "" else path
+        return default_data_dir() / "fr-graph.db"
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None, **overrides: object) -> Settings:
+        """Read ``FR_GRAPH_DB``, ``NEO4J_USER``, ``NEO4J_PASSWORD`` and the LLM variables.
+
+        The LLM is configured by ``OPENAI_API_KEY`` and/or ``FR_GRAPH_LLM_BASE_URL`` (any
+        OpenAI-compatible server, e.g. Ollama or vLLM) with ``FR_GRAPH_LLM_MODEL``.
+        Explicit ``overrides`` that are not None win over the environment.
+        """
+        env = os.environ if env is None else env
+        values: dict[str, object] = {
+            "db": env.get("FR_GRAPH_DB") or None,
+            "neo4j_user": env.get("NEO4J_USER", "neo4j"),
+            "neo4j_password": env.get("NEO4J_PASSWORD", "neo4j"),
+            "llm": LLMSettings(
+                api_key=env.get("OPENAI_API_KEY") or None,
+                base_url=env.get("FR_GRAPH_LLM_BASE_URL") or None,
+                model=env.get("FR_GRAPH_LLM_MODEL", "gpt-4.1-mini"),
+                small_model=env.get("FR_GRAPH_LLM_SMALL_MODEL") or None,
+            ),
+        }
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        try:
+            return cls.model_validate(values)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"])
+            raise ConfigError(f"setting {where}: {first['msg']}") from exc

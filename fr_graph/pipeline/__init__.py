@@ -1,0 +1,1 @@
+"""Async orchestration: parse -> classify -> embed -> store -> retrieve -> rerank."""

@@ -1,0 +1,212 @@
+"""Import: JSONL records -> classified facts -> Graphiti's schema + the overlay.
+
+Facts are written through Graphiti's own persistence (its namespace save API, no LLM),
+with deterministic uuids so that importing a record twice creates nothing new. The write
+order (entities, then the ``RELATES_TO`` edge, then the ``FrFact`` overlay and its mirror)
+makes an interrupted import safe to rerun: a record counts as imported only once its
+overlay node exists.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from fr_graph._graphiti import EntityEdge, EntityNode, Graphiti
+from fr_graph.classify.extract import extract_facts
+from fr_graph.classify.rules import classify_fact
+from fr_graph.clients import LocalEmbedder
+from fr_graph.core.classification import Classification
+from fr_graph.core.lifecycle import LifecycleState, Stage
+from fr_graph.core.ontology import Category
+from fr_graph.overlay import MIRRORED_FIELDS, FactOverlay, stable_uuid, to_iso
+from fr_graph.pipeline.records import FactRecord, MessageRecord
+from fr_graph.stores.base import GraphStore
+
+Progress = Callable[[int], None]
+CHUNK = 256
+
+
+@dataclass(slots=True)
+class ImportReport:
+    """What an import did. ``rejected`` holds ``(line_number, reason)`` per bad line."""
+
+    lines: int = 0
+    imported: int = 0
+    already_present: int = 0
+    messages: int = 0
+    facts_from_messages: int = 0
+    rejected: list[tuple[int, str]] = field(default_factory=list)
+    embed_seconds: float = 0.0
+    store_seconds: float = 0.0
+
+
+def _snake(text: str) -> str:
+    words = re.findall(r"[A-Za-z0-9]+", text)
+    return "_".join(words).upper()[:64] or "STATES"
+
+
+def _entity_key(name: str) -> str:
+    return " ".join(name.lower().split())
+
+
+def facts_from_message(message: MessageRecord, line: int) -> list[FactRecord]:
+    """Offline extraction: the user's first-person statements become fact records."""
+    if message.role != "user":
+        return []
+    base_id = message.id or stable_uuid(message.group_id, "message", message.content,
+                                        message.observed_at.isoformat())
+    out: list[FactRecord] = []
+    for index, extracted in enumerate(extract_facts(message.content, message.observed_at)):
+        out.append(FactRecord(
+            type="fact", group_id=message.group_id, id=f"{base_id}#{index}",
+            fact=extracted.fact, observed_at=message.observed_at,
+            subject=extracted.subject or None, predicate=extracted.predicate or None,
+            object=extracted.object or None, episode=message.episode,
+        ))
+    return out
+
+
+def overlay_for(record: FactRecord, edge_uuid: str, verdict: Classification) -> FactOverlay:
+    """The overlay of a new fact: caller-supplied gold metadata wins over the classifier."""
+    if record.categories:
+        weights = dict(record.categories)
+        primary = record.category or max(weights, key=lambda c: weights[c])
+    elif record.category:
+        weights, primary = {record.category: 1.0}, record.category
+    else:
+        weights = dict(verdict.weights) or {verdict.category: 1.0}
+        primary = verdict.category
+    ordered = [c for c in Category if weights.get(c, 0.0) > 0.0]
+    event_time = record.event_time or verdict.event_time
+    return FactOverlay(
+        edge_uuid=edge_uuid,
+        group_id=record.group_id,
+        category=primary,
+        categories=[c.value for c in ordered],
+        category_weights=[float(weights[c]) for c in ordered],
+        slot_key=record.slot_key or verdict.slot_key,
+        state=record.state or LifecycleState.ACTIVE,
+        marker=verdict.marker,
+        event_time=to_iso(event_time),
+        valid_from=to_iso(record.observed_at),
+        valid_to=None,
+        observed_at=to_iso(record.observed_at),
+        confidence=record.confidence if record.confidence is not None else verdict.confidence,
+        strength=record.strength if record.strength is not None else 0.0,
+        stage=Stage.TRANSIENT,
+        source_id=record.id,
+        episode=record.episode,
+        has_number=verdict.has_number,
+        world_knowledge=verdict.world_knowledge,
+        instruction_like=verdict.instruction_like,
+        ambiguous=False,
+        emotional_loading=verdict.emotional_loading,
+    )
+
+
+def mirror_attributes(overlay: FactOverlay) -> dict[str, object]:
+    """The ``fr_*`` properties Graphiti writes with the edge (its attributes round-trip)."""
+    row = overlay.to_row()
+    return {f"fr_{name}": row[name] for name in MIRRORED_FIELDS}
+
+
+class Ingestor:
+    """Writes fact records of one store, chunk by chunk, in ``observed_at`` order."""
+
+    def __init__(self, store: GraphStore, embedder: LocalEmbedder,
+                 graphiti_for: Callable[[str], Graphiti]) -> None:
+        self.store = store
+        self.embedder = embedder
+        self.graphiti_for = graphiti_for
+
+    async def ingest(self, facts: Sequence[FactRecord], report: ImportReport,
+                     progress: Progress | None = None) -> None:
+        by_group: dict[str, list[FactRecord]] = {}
+        seen: set[tuple[str, str]] = set()
+        for record in facts:
+            key = (record.group_id, record.id)
+            if key in seen:  # a repeated id inside one file is the same record
+                report.already_present += 1
+                if progress:
+                    progress(1)
+                continue
+            seen.add(key)
+            by_group.setdefault(record.group_id, []).append(record)
+        for group_id, records in by_group.items():
+            await self.store.ensure_schema(group_id)
+            records.sort(key=lambda r: r.observed_at)
+            for start in range(0, len(records), CHUNK):
+                chunk = records[start:start + CHUNK]
+                await self._ingest_chunk(group_id, chunk, report)
+                if progress:
+                    progress(len(chunk))
+
+    async def _ingest_chunk(self, group_id: str, chunk: list[FactRecord],
+                            report: ImportReport) -> None:
+        rows = await self.store.run("existing_sources", group_id, group_id=group_id,
+                                    source_ids=[r.id for r in chunk])
+        present = {row["source_id"] for row in rows}
+        fresh = [r for r in chunk if r.id not in present]
+        report.already_present += len(chunk) - len(fresh)
+        if not fresh:
+            return
+
+        overlays: list[FactOverlay] = []
+        entity_names: dict[str, str] = {}
+        endpoints: list[tuple[str, str]] = []
+        for record in fresh:
+            verdict = classify_fact(record.fact, record.observed_at)
+            overlay = overlay_for(record, stable_uuid(group_id, "fact", record.id), verdict)
+            overlays.append(overlay)
+            subject = record.subject or "user"
+            attribute = (overlay.slot_key or "").split("|")[1:2]
+            obj = record.object or (attribute[0].replace("_", " ") if attribute else subject)
+            source = stable_uuid(group_id, "entity", _entity_key(subject))
+            target = stable_uuid(group_id, "entity", _entity_key(obj))
+            entity_names.setdefault(source, subject)
+            entity_names.setdefault(target, obj)
+            endpoints.append((source, target))
+
+        started = time.perf_counter()
+        fact_vectors = self.embedder.embed_passages([r.fact for r in fresh])
+        existing = await self.store.run("existing_entities", group_id,
+                                        uuids=list(entity_names))
+        missing = [u for u in entity_names if u not in {row["uuid"] for row in existing}]
+        name_vectors = self.embedder.embed_passages([entity_names[u] for u in missing])
+        report.embed_seconds += time.perf_counter() - started
+
+        started = time.perf_counter()
+        wall_now = datetime.now(UTC)
+        graphiti = self.graphiti_for(group_id)
+        if missing:
+            nodes = [
+                EntityNode(uuid=u, name=entity_names[u], group_id=group_id, labels=["Entity"],
+                           summary="", created_at=wall_now, name_embedding=vec.tolist())
+                for u, vec in zip(missing, name_vectors, strict=True)
+            ]
+            await graphiti.nodes.entity.save_bulk(nodes)
+        edges = [
+            EntityEdge(
+                uuid=overlay.edge_uuid, group_id=group_id, source_node_uuid=source,
+                target_node_uuid=target, name=_snake(record.predicate or "states"),
+                fact=record.fact, fact_embedding=vec.tolist(), episodes=[],
+                created_at=wall_now, valid_at=record.observed_at, invalid_at=None,
+                expired_at=None, attributes=mirror_attributes(overlay),
+            )
+            for record, overlay, (source, target), vec in zip(
+                fresh, overlays, endpoints, fact_vectors, strict=True)
+        ]
+        await graphiti.edges.entity.save_bulk(edges)
+        await self.write_overlays(group_id, overlays)
+        report.store_seconds += time.perf_counter() - started
+        report.imported += len(fresh)
+
+    async def write_overlays(self, group_id: str, overlays: Sequence[FactOverlay]) -> None:
+        """Write canonical state, then re-apply the mirror (Graphiti may have rewritten it)."""
+        await self.store.run("upsert_overlay", group_id, rows=[o.to_row() for o in overlays])
+        await self.store.run("apply_mirror", group_id,
+                             edge_uuids=[o.edge_uuid for o in overlays])

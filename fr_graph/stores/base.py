@@ -1,0 +1,150 @@
+"""The graph-store interface and the factory that picks a backend from settings.
+
+Backend differences are expressed here as small overridable methods (how a group maps to a
+graph, how to list groups, how to run a vector query), never as provider checks scattered
+through the pipeline.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from typing import Any
+
+from fr_graph import cypher
+from fr_graph._graphiti import GraphDriver
+from fr_graph.config import Settings
+from fr_graph.errors import InputError, StoreError
+
+Tracer = Callable[[str, dict[str, Any]], None]
+
+# Graphiti's own rule for group ids (letters, digits, '-' and '_'); FalkorDB also uses the
+# group id as a graph name, so nothing else may pass.
+_GROUP_ID = re.compile(r"^[A-Za-z0-9_-]{1,128}$")
+
+
+def check_group_id(group_id: str) -> str:
+    """Validate a group id at the boundary. Raises InputError naming the argument."""
+    if not isinstance(group_id, str) or not _GROUP_ID.match(group_id):
+        raise InputError(
+            f"group_id {group_id!r}: use 1-128 letters, digits, '-' or '_'"
+        )
+    return group_id
+
+
+async def settle_index_task(driver: GraphDriver) -> None:
+    """Wait for the index build Graphiti's drivers schedule when constructed in a loop.
+
+    Closing a driver cancels that task half-way, which leaves index statements unrun (and
+    unawaited coroutines behind); an index build is short, so let it finish.
+    """
+    task = getattr(driver, "_init_task", None)
+    if task is not None and not task.done():
+        await asyncio.wait([task])
+
+
+class GraphStore(ABC):
+    """A Graphiti graph plus fr-graph's overlay, on one backend.
+
+    Attributes:
+        dialect: which Cypher dialect folder to prefer when loading named queries.
+        driver: the Graphiti driver (its default database).
+    """
+
+    dialect: cypher.Dialect
+
+    def __init__(self, driver: GraphDriver, settings: Settings, tracer: Tracer | None = None):
+        self.driver = driver
+        self.settings = settings
+        self.tracer = tracer
+        self._schema_ready: set[str] = set()
+        self._schema_lock = asyncio.Lock()
+
+    # -- backend seams ---------------------------------------------------------------
+
+    @abstractmethod
+    def driver_for(self, group_id: str) -> GraphDriver:
+        """The Graphiti driver that reads and writes ``group_id``'s facts."""
+
+    async def has_group(self, group_id: str) -> bool:
+        """Whether the group may hold facts (a cheap check; True when unsure)."""
+        return True
+
+    @abstractmethod
+    async def list_groups(self) -> list[str]:
+        """Every group id that holds facts."""
+
+    @abstractmethod
+    async def _create_schema(self, group_id: str) -> None:
+        """Create Graphiti's and fr-graph's indexes where ``group_id`` lives."""
+
+    @abstractmethod
+    def _schema_scope(self, group_id: str) -> str:
+        """The key under which schema creation is remembered (one per graph)."""
+
+    @abstractmethod
+    async def vector_candidates(
+        self, group_id: str, embedding: list[float], limit: int
+    ) -> list[tuple[str, float]]:
+        """``(uuid, cosine)`` of the nearest facts in the group, best first."""
+
+    @abstractmethod
+    async def fulltext_candidates(
+        self, group_id: str, text: str, limit: int
+    ) -> list[tuple[str, float]]:
+        """``(uuid, raw score)`` of the best keyword matches in the group, best first."""
+
+    @abstractmethod
+    def _normalize_record(self, record: Any) -> dict[str, Any]:
+        """One driver record as a plain dict with Python values."""
+
+    async def close(self) -> None:
+        await settle_index_task(self.driver)
+        await self.driver.close()
+
+    # -- shared behaviour ------------------------------------------------------------
+
+    async def ensure_schema(self, group_id: str) -> None:
+        scope = self._schema_scope(group_id)
+        if scope in self._schema_ready:
+            return
+        async with self._schema_lock:
+            if scope not in self._schema_ready:
+                await self._create_schema(group_id)
+                self._schema_ready.add(scope)
+
+    async def run(self, name: str, group: str, /, **params: Any) -> list[dict[str, Any]]:
+        """Run the named query against ``group``'s graph and return plain dict rows."""
+        return await self.run_text(name, cypher.load(name, self.dialect), group, **params)
+
+    async def run_text(
+        self, name: str, text: str, group: str, /, **params: Any
+    ) -> list[dict[str, Any]]:
+        """Run Cypher text (named for errors and the tracer) on ``group``'s graph."""
+        if self.tracer is not None:
+            self.tracer(name, params)
+        driver = self.driver_for(group)
+        try:
+            result = await driver.execute_query(text, **params)
+        except Exception as exc:  # the drivers raise many unrelated types
+            raise StoreError(f"{type(exc).__name__}: {exc}".splitlines()[0], query=name) from exc
+        if result is None:
+            return []
+        records = result[0]
+        return [self._normalize_record(r) for r in records]
+
+
+def open_store(settings: Settings, tracer: Tracer | None = None) -> GraphStore:
+    """Build the store named by ``settings.db`` (embedded FalkorDB when unset)."""
+    backend = settings.backend
+    if backend == "neo4j":
+        from fr_graph.stores.neo4j import Neo4jStore
+
+        return Neo4jStore.connect(settings, tracer)
+    from fr_graph.stores.falkordb import FalkorStore
+
+    if backend == "falkordb":
+        return FalkorStore.connect_server(settings, tracer)
+    return FalkorStore.open_embedded(settings, tracer)

@@ -1,0 +1,187 @@
+"""FalkorDB: a server (``falkordb://host:port``) or embedded via ``falkordblite``.
+
+FalkorDB keeps each group in its own graph (Graphiti's ``FalkorDriver`` maps group_id to
+the graph name), so every group gets its own indexes and queries run on its own graph.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import fcntl
+import os
+import shutil
+from pathlib import Path
+from typing import IO, Any
+from urllib.parse import urlparse
+
+from fr_graph import cypher
+from fr_graph._graphiti import FalkorDriver, GraphDriver
+from fr_graph.config import Settings
+from fr_graph.errors import ConfigError, StoreError
+from fr_graph.stores.base import GraphStore, Tracer, settle_index_task
+
+# Graph names that are not groups: Graphiti's default database and FalkorDB's own.
+_NOT_GROUPS = {"default_db", "_"}
+
+
+def fulltext_query(text: str) -> str:
+    """RediSearch query for arbitrary text: Graphiti's sanitizer, words OR-ed, no group filter
+    (the graph is already the group's)."""
+    from graphiti_core.driver.falkordb.fulltext import build_falkor_fulltext_query
+
+    return build_falkor_fulltext_query(text, None).strip()
+
+
+class EmbeddedServer:
+    """The redis-server + FalkorDB module that ``falkordblite`` runs for one data file.
+
+    One process owns a file at a time (an exclusive ``flock``): two servers on one file
+    would each write their own copy and the last save would win. Closing shuts the server
+    down with SAVE; falkordblite's own ``close()`` only drops the connection and leaves the
+    server to be SIGKILLed at exit, losing every write since the last save.
+    """
+
+    def __init__(self, path: Path) -> None:
+        from redislite.async_falkordb_client import AsyncFalkorDB
+
+        self.path = path
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._lock: IO[str] | None = (path.parent / f"{path.name}.lock").open("w")
+        except OSError as exc:
+            raise ConfigError(f"--db {str(path)!r}: cannot use this location ({exc})") from exc
+        try:
+            fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            self._lock.close()
+            raise StoreError(f"--db {str(path)!r} is open in another fr-graph process") from None
+        self.client = AsyncFalkorDB(dbfilename=str(path))
+
+    async def close(self) -> None:
+        import redis
+        import redis.asyncio as aioredis
+        from redis.asyncio.retry import Retry
+        from redis.backoff import NoBackoff
+
+        server = self.client.client
+        pid, socket_file, redis_dir = server.pid, server.socket_file, server.redis_dir
+        if pid:
+            # A raw connection without retries: the server drops it while shutting down.
+            raw = aioredis.Redis(unix_socket_path=socket_file, retry=Retry(NoBackoff(), 0))
+            try:
+                await raw.execute_command("SHUTDOWN", "SAVE")
+            except redis.ConnectionError:
+                pass
+            finally:
+                await raw.aclose()
+            await _wait_for_exit(pid, timeout=30.0)
+        await self.client.close()
+        if redis_dir and os.path.isdir(redis_dir):
+            shutil.rmtree(redis_dir, ignore_errors=True)
+        with contextlib.suppress(FileNotFoundError):
+            (self.path.parent / f"{self.path.name}.settings").unlink()
+        if self._lock is not None:
+            self._lock.close()
+            self._lock = None
+
+
+async def _wait_for_exit(pid: int, timeout: float) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while loop.time() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)  # reap it if it is our child
+        await asyncio.sleep(0.02)
+
+
+class FalkorStore(GraphStore):
+    dialect: cypher.Dialect = "falkordb"
+
+    def __init__(self, driver: GraphDriver, settings: Settings, tracer: Tracer | None = None,
+                 embedded: EmbeddedServer | None = None):
+        super().__init__(driver, settings, tracer)
+        self._embedded = embedded
+        self._drivers: dict[str, GraphDriver] = {}
+
+    @classmethod
+    def open_embedded(cls, settings: Settings, tracer: Tracer | None = None) -> FalkorStore:
+        server = EmbeddedServer(settings.embedded_path)
+        return cls(FalkorDriver(falkor_db=server.client), settings, tracer, embedded=server)
+
+    @classmethod
+    def connect_server(cls, settings: Settings, tracer: Tracer | None = None) -> FalkorStore:
+        assert settings.db is not None
+        url = urlparse(settings.db)
+        return cls(FalkorDriver(host=url.hostname or "localhost", port=url.port or 6379,
+                                username=url.username, password=url.password),
+                   settings, tracer)
+
+    def driver_for(self, group_id: str) -> GraphDriver:
+        driver = self._drivers.get(group_id)
+        if driver is None:
+            driver = FalkorDriver(falkor_db=self.driver.client, database=group_id)
+            self._drivers[group_id] = driver
+        return driver
+
+    def _schema_scope(self, group_id: str) -> str:
+        return group_id  # indexes are per graph
+
+    async def _create_schema(self, group_id: str) -> None:
+        driver = self.driver_for(group_id)
+        await settle_index_task(driver)
+        await driver.build_indices_and_constraints()
+        for statement in cypher.load_statements("schema", self.dialect):
+            text = statement.replace("{embedding_dim}", str(int(self.settings.embedding_dim)))
+            try:
+                await self.run_text("schema", text, group_id)
+            except StoreError as exc:
+                if "already indexed" not in str(exc) and "already exists" not in str(exc):
+                    raise
+
+    async def has_group(self, group_id: str) -> bool:
+        # Any query on a missing graph creates it empty, so ask before touching it.
+        return group_id in await self.driver.client.list_graphs()
+
+    async def list_groups(self) -> list[str]:
+        names = await self.driver.client.list_graphs()
+        return sorted(n for n in names if n not in _NOT_GROUPS)
+
+    async def vector_candidates(
+        self, group_id: str, embedding: list[float], limit: int
+    ) -> list[tuple[str, float]]:
+        try:
+            rows = await self.run("vector_candidates", group_id, embedding=embedding,
+                                  limit=limit)
+        except StoreError as exc:
+            # The index answers "Invalid arguments" while it is (re)built after a load.
+            if "Invalid arguments" not in str(exc) and "undefined attribute" not in str(exc):
+                raise
+            rows = await self.run("vector_candidates_exact", group_id, embedding=embedding,
+                                  limit=limit)
+        return [(r["uuid"], float(r["score"])) for r in rows]
+
+    async def fulltext_candidates(
+        self, group_id: str, text: str, limit: int
+    ) -> list[tuple[str, float]]:
+        query = fulltext_query(text)
+        if not query:
+            return []
+        rows = await self.run("fulltext_candidates", group_id, query=query, limit=limit)
+        return [(r["uuid"], float(r["score"])) for r in rows]
+
+    def _normalize_record(self, record: Any) -> dict[str, Any]:
+        return dict(record)
+
+    async def close(self) -> None:
+        for driver in self._drivers.values():
+            await settle_index_task(driver)
+        self._drivers.clear()
+        await settle_index_task(self.driver)
+        await self.driver.close()
+        if self._embedded is not None:
+            await self._embedded.close()

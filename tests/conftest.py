@@ -1,0 +1,86 @@
+"""Test fixtures: a real Neo4j 5.26 and a real embedded FalkorDB, started by the tests.
+
+The Neo4j server comes from, in order: ``NEO4J_URI`` if set; a reachable Docker engine
+(testcontainers ``neo4j:5.26-community``); else the Maven-launched Neo4j Community in
+``tools/neo4j-launcher`` (the branch CI takes). A server that cannot start fails the run:
+integration tests are never skipped.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+from fr_graph.config import Settings
+
+if TYPE_CHECKING:
+    from fr_graph.api import FrGraph
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+
+BACKENDS = ["neo4j", "embedded"]
+
+
+def _docker_available() -> bool:
+    if shutil.which("docker") is None:
+        return False
+    try:
+        import docker  # type: ignore[import-not-found]
+
+        docker.from_env().ping()
+        return True
+    except Exception:
+        return False
+
+
+@pytest.fixture(scope="session")
+def neo4j_uri(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    if os.environ.get("NEO4J_URI"):
+        yield os.environ["NEO4J_URI"]
+        return
+    if _docker_available():
+        from testcontainers.neo4j import Neo4jContainer  # type: ignore[import-not-found]
+
+        with Neo4jContainer("neo4j:5.26-community") as container:
+            yield container.get_connection_url()
+        return
+    from neo4j_server import Neo4jServer  # tools/neo4j_server.py
+
+    with Neo4jServer(home=tmp_path_factory.mktemp("neo4j")) as server:
+        yield server.uri
+
+
+@pytest.fixture(scope="session")
+def embedded_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("falkordb")
+
+
+@pytest.fixture(params=BACKENDS)
+def settings(request: pytest.FixtureRequest, embedded_dir: Path) -> Settings:
+    """Settings for each real backend. The embedded store lives for the session."""
+    if request.param == "neo4j":
+        uri = request.getfixturevalue("neo4j_uri")
+        return Settings(db=uri, neo4j_user="neo4j", neo4j_password="test-password")
+    return Settings(db=str(embedded_dir / "store"))
+
+
+@pytest.fixture
+def group_id() -> str:
+    """A fresh group per test, so tests never see each other's facts."""
+    return f"t-{uuid.uuid4().hex[:12]}"
+
+
+@pytest.fixture
+async def fr(settings: Settings) -> AsyncIterator[FrGraph]:
+    from fr_graph.api import FrGraph
+
+    async with FrGraph(settings) as graph:
+        yield graph

@@ -1,0 +1,74 @@
+"""Settings parsing and the named-query loader."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from fr_graph import cypher
+from fr_graph.config import Settings
+from fr_graph.errors import ConfigError, QueryNotFoundError
+from fr_graph.stores.neo4j import lucene_escape
+
+
+@pytest.mark.parametrize(("db", "backend"), [
+    (None, "embedded"), ("./mem", "embedded"), ("bolt://h:7687", "neo4j"),
+    ("neo4j+s://h", "neo4j"), ("falkordb://localhost:6379", "falkordb"),
+])
+def test_backend_follows_the_db_setting(db: str | None, backend: str) -> None:
+    assert Settings(db=db).backend == backend
+
+
+def test_unknown_scheme_is_a_config_error() -> None:
+    with pytest.raises(ConfigError, match="--db"):
+        _ = Settings(db="mysql://x").backend
+
+
+def test_from_env_reads_variables_and_overrides_win() -> None:
+    env = {"FR_GRAPH_DB": "bolt://a:1", "NEO4J_USER": "u", "NEO4J_PASSWORD": "p",
+           "FR_GRAPH_LLM_BASE_URL": "http://127.0.0.1:11434/v1"}
+    s = Settings.from_env(env)
+    assert (s.db, s.neo4j_user, s.neo4j_password, s.llm.configured) == ("bolt://a:1", "u",
+                                                                         "p", True)
+    assert Settings.from_env(env, db="/tmp/x").db == "/tmp/x"
+    assert not Settings.from_env({}).llm.configured
+
+
+def test_embedded_path_accepts_a_folder_or_a_file(tmp_path: Path) -> None:
+    assert Settings(db=str(tmp_path / "mem")).embedded_path == tmp_path / "mem" / "fr-graph.db"
+    assert Settings(db=str(tmp_path / "x.db")).embedded_path == tmp_path / "x.db"
+
+
+def test_every_cypher_file_documents_params_and_returns() -> None:
+    files = sorted(cypher.cypher_root().rglob("*.cypher"))
+    assert len(files) >= 10
+    for path in files:
+        head = path.read_text(encoding="utf-8").splitlines()[:12]
+        text = "\n".join(head)
+        assert head[0].startswith("// "), path
+        assert re.search(r"^// Params:", text, re.M), path
+        assert re.search(r"^// Returns:", text, re.M), path
+
+
+def test_dialect_variant_wins_over_common() -> None:
+    assert "queryRelationships('RELATES_TO'" in cypher.load("fulltext_candidates", "falkordb")
+    assert "edge_name_and_fact" in cypher.load("fulltext_candidates", "neo4j")
+    assert cypher.load("fetch_facts", "neo4j") == cypher.load("fetch_facts", "falkordb")
+
+
+def test_unknown_or_hostile_query_names_are_refused() -> None:
+    with pytest.raises(QueryNotFoundError):
+        cypher.load("nope", "neo4j")
+    with pytest.raises(QueryNotFoundError):
+        cypher.load("../../etc/passwd", "neo4j")
+
+
+@pytest.mark.parametrize("text", ['a "quoted" (b) [c] {d}', "x AND y OR NOT z", "1+1-2",
+                                  "a:b ~ c* d? e\\ f/ g^ h!", "&& ||"])
+def test_lucene_escape_leaves_no_operator(text: str) -> None:
+    escaped = lucene_escape(text)
+    unescaped = re.sub(r"\\.", "", escaped)
+    assert not re.search(r'[+\-!(){}\[\]^"~*?:\\/]', unescaped)
+    assert not re.search(r"\b(AND|OR|NOT|TO)\b", escaped)
