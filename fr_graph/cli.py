@@ -43,7 +43,7 @@ def _settings() -> Settings:
     return Settings.from_env(db=State.db)
 
 
-def _run(make: Callable[[Any], Coroutine[Any, Any, T]]) -> T:
+def _run[T](make: Callable[[Any], Coroutine[Any, Any, T]]) -> T:
     """Open the library, run one call, close it; library errors exit cleanly."""
     from fr_graph.api import FrGraph
 
@@ -237,3 +237,7 @@ def main() -> None:
     except ImportValidationError as exc:  # pragma: no cover - defensive
         err.print(f"error: {exc}", markup=False)
         sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

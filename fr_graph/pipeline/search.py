@@ -83,6 +83,8 @@ async def gather_candidates(store: GraphStore, embedder: LocalEmbedder, group_id
     if not uuids:
         return Candidates([], np.zeros(0), np.zeros(0))
     rows = await store.run("fetch_facts", group_id, group_id=group_id, edge_uuids=uuids)
+    if not rows:
+        return Candidates([], np.zeros(0), np.zeros(0))
     # Exact cosine for every candidate, fulltext-only hits included (one matrix product).
     embeddings = np.array([r["embedding"] or np.zeros(embedder.dim) for r in rows],
                           dtype=np.float32)

@@ -102,7 +102,7 @@ class GraphStore(ABC):
 
     async def close(self) -> None:
         await settle_index_task(self.driver)
-        await self.driver.close()
+        await self.driver.close()  # type: ignore[no-untyped-call]
 
     # -- shared behaviour ------------------------------------------------------------
 

@@ -70,12 +70,12 @@ class EmbeddedServer:
             # A raw connection without retries: the server drops it while shutting down.
             raw = aioredis.Redis(unix_socket_path=socket_file, retry=Retry(NoBackoff(), 0))
             try:
-                await raw.execute_command("SHUTDOWN", "SAVE")
+                await raw.execute_command("SHUTDOWN", "SAVE")  # type: ignore[no-untyped-call]
             except redis.ConnectionError:
                 pass
             finally:
                 await raw.aclose()
-            await _wait_for_exit(pid, timeout=30.0)
+            await _wait_for_exit(pid, within=30.0)
         await self.client.close()
         if redis_dir and os.path.isdir(redis_dir):
             shutil.rmtree(redis_dir, ignore_errors=True)
@@ -86,16 +86,16 @@ class EmbeddedServer:
             self._lock = None
 
 
-async def _wait_for_exit(pid: int, timeout: float) -> None:
+async def _wait_for_exit(pid: int, within: float) -> None:
     loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
+    deadline = loop.time() + within
     while loop.time() < deadline:
         try:
             os.kill(pid, 0)
         except ProcessLookupError:
             return
         with contextlib.suppress(ChildProcessError):
-            os.waitpid(pid, os.WNOHANG)  # reap it if it is our child
+            os.waitpid(pid, os.WNOHANG)  # noqa: ASYNC222 - WNOHANG never blocks
         await asyncio.sleep(0.02)
 
 
@@ -105,6 +105,8 @@ class FalkorStore(GraphStore):
     def __init__(self, driver: GraphDriver, settings: Settings, tracer: Tracer | None = None,
                  embedded: EmbeddedServer | None = None):
         super().__init__(driver, settings, tracer)
+        assert isinstance(driver, FalkorDriver)
+        self._client = driver.client
         self._embedded = embedded
         self._drivers: dict[str, GraphDriver] = {}
 
@@ -124,7 +126,7 @@ class FalkorStore(GraphStore):
     def driver_for(self, group_id: str) -> GraphDriver:
         driver = self._drivers.get(group_id)
         if driver is None:
-            driver = FalkorDriver(falkor_db=self.driver.client, database=group_id)
+            driver = FalkorDriver(falkor_db=self._client, database=group_id)
             self._drivers[group_id] = driver
         return driver
 
@@ -145,10 +147,10 @@ class FalkorStore(GraphStore):
 
     async def has_group(self, group_id: str) -> bool:
         # Any query on a missing graph creates it empty, so ask before touching it.
-        return group_id in await self.driver.client.list_graphs()
+        return group_id in await self._client.list_graphs()
 
     async def list_groups(self) -> list[str]:
-        names = await self.driver.client.list_graphs()
+        names = await self._client.list_graphs()
         return sorted(n for n in names if n not in _NOT_GROUPS)
 
     async def vector_candidates(
@@ -182,6 +184,6 @@ class FalkorStore(GraphStore):
             await settle_index_task(driver)
         self._drivers.clear()
         await settle_index_task(self.driver)
-        await self.driver.close()
+        await self.driver.close()  # type: ignore[no-untyped-call]
         if self._embedded is not None:
             await self._embedded.close()

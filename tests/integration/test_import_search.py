@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from fr_graph.api import BatchQuery, FrGraph
+from fr_graph.config import Settings
 from fr_graph.errors import ImportValidationError, InputError
 from fr_graph.overlay import stable_uuid
 from tests.integration.helpers import group_file, write_jsonl
@@ -74,7 +75,7 @@ async def test_bad_lines_are_reported_and_the_rest_imported(
 async def test_strict_import_writes_nothing(fr: FrGraph, group_id: str, tmp_path: Path) -> None:
     path = group_file(tmp_path, "facts_small.jsonl", group_id)
     with path.open("a") as handle:
-        handle.write('{"type":"fact","group_id":"%s","id":"x"}\n' % group_id)
+        handle.write(f'{{"type":"fact","group_id":"{group_id}","id":"x"}}\n')
     with pytest.raises(ImportValidationError, match="line 7"):
         await fr.import_file(path, strict=True)
     [stats] = await fr.stats(group_id)
@@ -126,3 +127,16 @@ async def test_bad_arguments_raise_input_errors(fr: FrGraph) -> None:
         await fr.search("x", "bad group!")
     with pytest.raises(InputError, match="QUERY"):
         await fr.search("   ", "g")
+
+
+async def test_facts_survive_closing_and_reopening_the_store(
+    settings: Settings, group_id: str, tmp_path: Path
+) -> None:
+    async with FrGraph(settings) as fr:
+        await fr.import_file(group_file(tmp_path, "facts_small.jsonl", group_id))
+    async with FrGraph(settings) as fr:
+        hits = await fr.search("where does my sister live", group_id)
+        assert hits[0].source_id == "f-5"
+        assert hits[0].category == "relational"
+        again = await fr.import_file(group_file(tmp_path, "facts_small.jsonl", group_id))
+        assert again.imported == 0
