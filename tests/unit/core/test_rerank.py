@@ -269,11 +269,14 @@ def test_sorted_later_sums_match_the_pairwise_definition(
     values[groups < 0] = 0.0
     pairwise = ((groups[:, None] == groups[None, :]) & (seen[None, :] > seen[:, None])) @ values
     pairwise[groups < 0] = 0.0
-    runs = SlotRuns.of(groups, seen)
-    if runs is None:  # no slot holds two rows, so nothing is later than anything
-        assert not pairwise.any()
-    else:
-        assert np.allclose(runs.later_sums(values), pairwise, atol=1e-9)
+    confidence = np.full(len(rows), 0.5)
+    for limit in (None, 0):  # listed pairs, then the sorted cumulative-sum fallback
+        runs = SlotRuns.of(groups, seen, confidence, pair_limit=limit)
+        if runs is None:  # no slot holds two rows, so nothing is later than anything
+            assert not pairwise.any()
+        else:
+            assert limit != 0 or runs.targets is None or runs.targets.size == 0
+            assert np.allclose(runs.later_sums(values), pairwise, atol=1e-9)
 
 
 def test_omega_over_many_slots() -> None:
@@ -283,6 +286,18 @@ def test_omega_over_many_slots() -> None:
     for i in range(90):
         later = sum(1 for j in range(90) if j % 30 == i % 30 and j < i)  # younger = later
         assert omega[i] == pytest.approx((1 - gamma * 0.5) ** later)
+
+
+def test_crowded_slot_uses_the_sorted_fallback() -> None:
+    rows = [Row(slot="one", age_hours=i + 1, confidence=0.5) for i in range(40)]
+    b = batch(rows)
+    assert b.slot_runs is not None and b.slot_runs.targets is None  # 780 pairs > 8 * 40
+    omega = rerank(b, CURRENT, POLICY, NOW_S).terms["omega"]
+    gamma = POLICY.soft_supersession_gamma
+    assert omega == pytest.approx([(1 - gamma * 0.5) ** i for i in range(40)])
+    binary = rerank(b, CURRENT, POLICY, NOW_S, ABLATIONS["no_soft_supersession"])
+    assert order(binary) == [0]
+    assert set(reasons(binary)[1:]) == {MaskReason.SLOT_SHADOWED}
 
 
 # -- the untyped arm -------------------------------------------------------------------------
