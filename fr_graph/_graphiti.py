@@ -12,22 +12,22 @@ import os
 
 os.environ["GRAPHITI_TELEMETRY_ENABLED"] = "false"
 
-import dotenv  # noqa: E402  (must be patched before graphiti_core is imported)
+import dotenv
 
 _real_load_dotenv = dotenv.load_dotenv
 dotenv.load_dotenv = lambda *args, **kwargs: False
 try:
-    from graphiti_core import Graphiti  # noqa: E402
-    from graphiti_core.cross_encoder.client import CrossEncoderClient  # noqa: E402
-    from graphiti_core.driver.driver import GraphDriver, GraphProvider  # noqa: E402
-    from graphiti_core.driver.falkordb_driver import FalkorDriver  # noqa: E402
-    from graphiti_core.driver.neo4j_driver import Neo4jDriver  # noqa: E402
-    from graphiti_core.edges import EntityEdge  # noqa: E402
-    from graphiti_core.embedder.client import EmbedderClient  # noqa: E402
-    from graphiti_core.llm_client.client import LLMClient  # noqa: E402
-    from graphiti_core.llm_client.config import LLMConfig  # noqa: E402
-    from graphiti_core.nodes import EntityNode  # noqa: E402
-    from graphiti_core.search.search_config_recipes import EDGE_HYBRID_SEARCH_RRF  # noqa: E402
+    from graphiti_core import Graphiti
+    from graphiti_core.cross_encoder.client import CrossEncoderClient
+    from graphiti_core.driver.driver import GraphDriver, GraphProvider
+    from graphiti_core.driver.falkordb_driver import FalkorDriver
+    from graphiti_core.driver.neo4j_driver import Neo4jDriver
+    from graphiti_core.edges import EntityEdge
+    from graphiti_core.embedder.client import EmbedderClient
+    from graphiti_core.llm_client.client import LLMClient
+    from graphiti_core.llm_client.config import LLMConfig
+    from graphiti_core.nodes import EntityNode, EpisodeType, EpisodicNode
+    from graphiti_core.search.search_config_recipes import EDGE_HYBRID_SEARCH_RRF
 finally:
     dotenv.load_dotenv = _real_load_dotenv
 
@@ -37,6 +37,8 @@ __all__ = [
     "EmbedderClient",
     "EntityEdge",
     "EntityNode",
+    "EpisodeType",
+    "EpisodicNode",
     "FalkorDriver",
     "GraphDriver",
     "GraphProvider",

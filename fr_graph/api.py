@@ -15,24 +15,30 @@ from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Self, TypeVar
+from typing import Any, Literal, Self, TypeVar
 
-import numpy as np
-
-from fr_graph._graphiti import Graphiti
+from fr_graph._graphiti import EDGE_HYBRID_SEARCH_RRF, Graphiti
 from fr_graph.clients import LocalCrossEncoder, LocalEmbedder, build_llm_client
 from fr_graph.config import Settings
-from fr_graph.errors import ImportValidationError, InputError
+from fr_graph.core.intent import analyze_query
+from fr_graph.core.policy import PolicyTable
+from fr_graph.core.rerank import FULL, UNTYPED, RerankConfig, rerank
+from fr_graph.errors import ConfigError, ImportValidationError, InputError
+from fr_graph.pipeline.episodes import ingest_message_with_llm
 from fr_graph.pipeline.ingest import ImportReport, Ingestor, facts_from_message
 from fr_graph.pipeline.records import FactRecord, MessageRecord, read_file
-from fr_graph.pipeline.search import ScoredFact, gather_candidates, to_scored
+from fr_graph.pipeline.search import (
+    ScoredFact,
+    build_batch,
+    gather_candidates,
+    to_scored,
+)
 from fr_graph.stores.base import GraphStore, Tracer, check_group_id, open_store
 
 T = TypeVar("T")
 Progress = Callable[[int], None]
-
-SEMANTIC_WEIGHT = 0.85
-FULLTEXT_WEIGHT = 0.15
+Policy = Literal["full", "untyped", "off"]
+POLICIES: tuple[Policy, ...] = ("full", "untyped", "off")
 
 
 @dataclass(slots=True)
@@ -68,6 +74,8 @@ class FrGraph:
         self._store: GraphStore | None = None
         self._embedder: LocalEmbedder | None = None
         self._graphiti: dict[str, Graphiti] = {}
+        self.policy = (PolicyTable.from_toml(self.settings.policy_file)
+                       if self.settings.policy_file else PolicyTable.default())
 
     async def open(self) -> Self:
         if self._store is None:
@@ -125,17 +133,23 @@ class FrGraph:
             raise ImportValidationError(problems)
         report = ImportReport(lines=len(parsed) + len(problems), rejected=problems)
         facts: list[FactRecord] = []
+        messages: list[MessageRecord] = []
         for line, record in parsed:
             if isinstance(record, MessageRecord):
                 report.messages += 1
+                if self.settings.llm.configured:
+                    messages.append(record)  # Graphiti's add_episode, after the facts
+                    continue
                 extracted = facts_from_message(record, line)
                 report.facts_from_messages += len(extracted)
                 facts.extend(extracted)
             else:
                 facts.append(record)
         if on_total:
-            on_total(len(facts))
+            on_total(len(facts) + len(messages))
         await self.import_records(facts, report=report, progress=progress)
+        if messages:
+            await self.import_messages(messages, report=report, progress=progress)
         return report
 
     async def import_records(self, records: Sequence[FactRecord], *,
@@ -146,34 +160,91 @@ class FrGraph:
         await ingestor.ingest(records, report, progress)
         return report
 
+    async def import_messages(self, messages: Sequence[MessageRecord], *,
+                              report: ImportReport | None = None,
+                              progress: Progress | None = None) -> ImportReport:
+        """Messages through Graphiti's ``add_episode`` (needs an LLM), then the overlay.
+
+        One message at a time in ``observed_at`` order, as Graphiti requires. A message
+        imported before counts once in ``already_present``; ``imported`` and
+        ``facts_from_messages`` count the facts the LLM path created.
+        """
+        if not self.settings.llm.configured:
+            raise ConfigError("importing messages with add_episode needs an LLM: set "
+                              "OPENAI_API_KEY or FR_GRAPH_LLM_BASE_URL")
+        report = report or ImportReport(lines=len(messages), messages=len(messages))
+        writer = Ingestor(self.store, self.embedder, self.graphiti)
+        for message in sorted(messages, key=lambda m: m.observed_at):
+            outcome = await ingest_message_with_llm(
+                self.graphiti(message.group_id), self.store, message, writer.write_overlays)
+            report.already_present += int(outcome.already_present)
+            report.imported += outcome.facts_created
+            report.facts_from_messages += outcome.facts_created
+            if progress:
+                progress(1)
+        return report
+
     # -- search ----------------------------------------------------------------------
 
     async def search(self, query: str, group_id: str, *, now: datetime | None = None,
-                     limit: int = 10) -> list[ScoredFact]:
-        """The best ``limit`` facts of ``group_id`` for ``query`` as of ``now``."""
+                     limit: int = 10, policy: Policy = "full",
+                     config: RerankConfig | None = None) -> list[ScoredFact]:
+        """The best ``limit`` facts of ``group_id`` for ``query`` as of ``now``.
+
+        ``policy`` picks the ranking: ``full`` (lifecycle-aware, the default), ``untyped``
+        (latest-slot-wins, date expiry and retraction drop over semantic ranking), or
+        ``off`` (Graphiti's own hybrid search, unchanged). ``config`` overrides the
+        reranker switches (ablations).
+        """
         check_group_id(group_id)
         if not query.strip():
             raise InputError("QUERY: must not be empty")
         if limit < 1:
             raise InputError("--limit: must be at least 1")
+        if policy not in POLICIES:
+            raise InputError(f"--policy {policy!r}: use one of {', '.join(POLICIES)}")
         now = now or datetime.now(UTC)
+        if now.tzinfo is None:
+            now = now.replace(tzinfo=UTC)
         if not await self.store.has_group(group_id):
             return []
-        candidates = await gather_candidates(self.store, self.embedder, group_id, query)
+        if policy == "off":
+            return await self._graphiti_search(query, group_id, limit)
+        analysis = analyze_query(query, now)
+        candidates = await gather_candidates(self.store, self.embedder, group_id, query,
+                                             analysis)
         if not candidates.rows:
             return []
-        score = SEMANTIC_WEIGHT * candidates.semantic + FULLTEXT_WEIGHT * candidates.fulltext
-        order = np.argsort(-score, kind="stable")[:limit]
+        ranked = rerank(build_batch(candidates), analysis, self.policy.for_group(group_id),
+                        now.timestamp(), config or (UNTYPED if policy == "untyped" else FULL))
+        terms = {"cosine": candidates.cosine, **ranked.terms}
         return [
-            to_scored(candidates.rows[i], float(score[i]),
-                      {"semantic": float(candidates.semantic[i]),
-                       "fulltext": float(candidates.fulltext[i])})
-            for i in order
+            to_scored(candidates.rows[i], float(ranked.scores[i]),
+                      {name: float(values[i]) for name, values in terms.items()})
+            for i in ranked.order[:limit]
         ]
 
-    async def search_batch(self, queries: Sequence[BatchQuery], *, limit: int = 10
-                           ) -> list[tuple[str, list[ScoredFact]]]:
-        return [(q.id, await self.search(q.query, q.group_id, now=q.now, limit=limit))
+    async def _graphiti_search(self, query: str, group_id: str, limit: int
+                               ) -> list[ScoredFact]:
+        """Graphiti's own ``search_`` with an unchanged copy of EDGE_HYBRID_SEARCH_RRF."""
+        recipe = EDGE_HYBRID_SEARCH_RRF.model_copy(deep=True)  # Graphiti mutates its recipes
+        recipe.limit = limit
+        found = await self.graphiti(group_id).search_(query, config=recipe,
+                                                      group_ids=[group_id])
+        if not found.edges:
+            return []
+        rows = await self.store.run("fetch_facts", group_id, group_id=group_id,
+                                    edge_uuids=[e.uuid for e in found.edges],
+                                    embedding=self.embedder.embed_query(query).tolist())
+        by_uuid = {r["uuid"]: r for r in rows}
+        scores = found.edge_reranker_scores or [0.0] * len(found.edges)
+        return [to_scored(by_uuid[e.uuid], float(score), {"graphiti_rrf": float(score)})
+                for e, score in zip(found.edges, scores, strict=False) if e.uuid in by_uuid]
+
+    async def search_batch(self, queries: Sequence[BatchQuery], *, limit: int = 10,
+                           policy: Policy = "full") -> list[tuple[str, list[ScoredFact]]]:
+        return [(q.id, await self.search(q.query, q.group_id, now=q.now, limit=limit,
+                                          policy=policy))
                 for q in queries]
 
     # -- maintenance -----------------------------------------------------------------

