@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import platform
 import random
 import statistics
@@ -55,6 +56,18 @@ def make_facts(group: str, n: int, seed: int) -> list[dict[str, object]]:
     return out
 
 
+def machine() -> str:
+    """CPU model, core count and Python version, for BENCHMARKS.md."""
+    model = platform.processor() or platform.machine()
+    cpuinfo = Path("/proc/cpuinfo")
+    if cpuinfo.exists():
+        for line in cpuinfo.read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    return f"{model}, {os.cpu_count()} cores, Python {platform.python_version()}"
+
+
 def pct(values: list[float], q: float) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[int(q) - 1]
 
@@ -91,8 +104,7 @@ async def run(db: str, n: int, queries: int, seed: int) -> dict[str, object]:
         "search_ms_p50": round(pct(total, 50), 1), "search_ms_p95": round(pct(total, 95), 1),
         "search_ms_p50_excl_embed": round(pct(excl, 50), 1),
         "search_ms_p95_excl_embed": round(pct(excl, 95), 1),
-        "machine": f"{platform.machine()} {platform.processor() or ''} python "
-                   f"{platform.python_version()}",
+        "machine": machine(),
     }
 
 
