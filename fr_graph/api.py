@@ -17,17 +17,40 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal, Self, TypeVar
 
+from fr_graph import cypher
 from fr_graph._graphiti import EDGE_HYBRID_SEARCH_RRF, Graphiti
 from fr_graph.clients import LocalCrossEncoder, LocalEmbedder, build_llm_client
 from fr_graph.config import Settings
-from fr_graph.core.intent import analyze_query
+from fr_graph.core.context import format_context
+from fr_graph.core.intent import QueryAnalysis, analyze_query
+from fr_graph.core.lifecycle import LifecycleState
+from fr_graph.core.ontology import Category
 from fr_graph.core.policy import PolicyTable
-from fr_graph.core.rerank import FULL, UNTYPED, RerankConfig, rerank
-from fr_graph.errors import ConfigError, ImportValidationError, InputError
+from fr_graph.core.rerank import FULL, UNTYPED, Ranked, RerankConfig, rerank
+from fr_graph.errors import ConfigError, ImportValidationError, InputError, NotFoundError
 from fr_graph.pipeline.episodes import ingest_message_with_llm
 from fr_graph.pipeline.ingest import ImportReport, Ingestor, facts_from_message
+from fr_graph.pipeline.inspect import (
+    USER_QUERY_FOLDER,
+    Explanation,
+    FactLink,
+    MemoryItem,
+    PolicyView,
+    UserQuery,
+    bind_params,
+    build_explanation,
+    context_fact,
+    context_from_hits,
+    memory_items,
+    plain_value,
+    policy_view,
+    user_queries,
+    user_query,
+    with_target,
+)
 from fr_graph.pipeline.records import FactRecord, MessageRecord, read_file
 from fr_graph.pipeline.search import (
+    Candidates,
     ScoredFact,
     build_batch,
     gather_candidates,
@@ -196,16 +219,7 @@ class FrGraph:
         ``off`` (Graphiti's own hybrid search, unchanged). ``config`` overrides the
         reranker switches (ablations).
         """
-        check_group_id(group_id)
-        if not query.strip():
-            raise InputError("QUERY: must not be empty")
-        if limit < 1:
-            raise InputError("--limit: must be at least 1")
-        if policy not in POLICIES:
-            raise InputError(f"--policy {policy!r}: use one of {', '.join(POLICIES)}")
-        now = now or datetime.now(UTC)
-        if now.tzinfo is None:
-            now = now.replace(tzinfo=UTC)
+        now = _check_search(query, group_id, limit, policy, now)
         if not await self.store.has_group(group_id):
             return []
         if policy == "off":
@@ -215,14 +229,19 @@ class FrGraph:
                                              analysis)
         if not candidates.rows:
             return []
-        ranked = rerank(build_batch(candidates), analysis, self.policy.for_group(group_id),
-                        now.timestamp(), config or (UNTYPED if policy == "untyped" else FULL))
+        ranked = self._rerank(candidates, analysis, group_id, now, policy, config)
         terms = {"cosine": candidates.cosine, **ranked.terms}
         return [
             to_scored(candidates.rows[i], float(ranked.scores[i]),
                       {name: float(values[i]) for name, values in terms.items()})
             for i in ranked.order[:limit]
         ]
+
+    def _rerank(self, candidates: Candidates, analysis: QueryAnalysis, group_id: str,
+                now: datetime, policy: Policy, config: RerankConfig | None) -> Ranked:
+        """The one reranking step shared by search, context and explain."""
+        return rerank(build_batch(candidates), analysis, self.policy.for_group(group_id),
+                      now.timestamp(), config or (UNTYPED if policy == "untyped" else FULL))
 
     async def _graphiti_search(self, query: str, group_id: str, limit: int
                                ) -> list[ScoredFact]:
@@ -246,6 +265,144 @@ class FrGraph:
         return [(q.id, await self.search(q.query, q.group_id, now=q.now, limit=limit,
                                           policy=policy))
                 for q in queries]
+
+    # -- inspection --------------------------------------------------------------------
+
+    async def context(self, query: str, group_id: str, *, now: datetime | None = None,
+                      limit: int = 10, policy: Policy = "full") -> str:
+        """The best ``limit`` facts for ``query`` as a category-grouped prompt block (App. B.4).
+
+        Facts are data, not instructions: each is one bullet line under its category's
+        section; superseded, retracted, ambiguous and emotionally loaded facts say so, and
+        event times are shown relative to ``now``. Empty string when nothing matches.
+        """
+        now = _check_search(query, group_id, limit, policy, now)
+        if not await self.store.has_group(group_id):
+            return ""
+        if policy == "off":
+            hits = await self._graphiti_search(query, group_id, limit)
+            return context_from_hits(hits, now=now)
+        analysis = analyze_query(query, now)
+        candidates = await gather_candidates(self.store, self.embedder, group_id, query,
+                                             analysis)
+        if not candidates.rows:
+            return ""
+        ranked = self._rerank(candidates, analysis, group_id, now, policy, None)
+        return format_context([context_fact(candidates.rows[i]) for i in ranked.order[:limit]],
+                              now=now)
+
+    async def explain(self, uuid: str, query: str, *, group_id: str | None = None,
+                      now: datetime | None = None, policy: Policy = "full",
+                      limit: int = 10) -> Explanation:
+        """Why fact ``uuid`` ranks where it does for ``query`` (or why it is masked).
+
+        The fact is scored with the same candidates search gathers; when retrieval did not
+        find it, it is added to them (normalized against their cosine range, so the others
+        score exactly as in search). ``group_id`` skips looking the fact up in every group.
+
+        Raises:
+            NotFoundError: no fact with that uuid (in ``group_id``, when given).
+            InputError: bad arguments, or ``policy="off"`` (Graphiti's search has no terms).
+        """
+        if policy == "off":
+            raise InputError("--policy off: explain needs fr-graph's ranking (full or "
+                             "untyped); Graphiti's own search has no terms to explain")
+        if not uuid.strip():
+            raise InputError("UUID: must not be empty")
+        if group_id is None:
+            group_id = await self._locate(uuid)
+        now = _check_search(query, group_id, limit, policy, now)
+        if not await self.store.has_group(group_id):
+            raise NotFoundError(f"fact {uuid}: group {group_id!r} does not exist")
+        analysis = analyze_query(query, now)
+        candidates = await gather_candidates(self.store, self.embedder, group_id, query,
+                                             analysis)
+        row = next((i for i, r in enumerate(candidates.rows) if r["uuid"] == uuid), None)
+        if row is None:
+            fetched = await self.store.run(
+                "fetch_facts", group_id, group_id=group_id, edge_uuids=[uuid],
+                embedding=self.embedder.embed_query(query).tolist())
+            if not fetched:
+                raise NotFoundError(f"fact {uuid}: not found in group {group_id!r}")
+            candidates = with_target(candidates, fetched[0])
+            row = len(candidates.rows) - 1
+        ranked = self._rerank(candidates, analysis, group_id, now, policy, None)
+        links = [FactLink(**r) for r in await self.store.run("fact_links", group_id, uuid=uuid)]
+        return build_explanation(
+            uuid=uuid, group_id=group_id, query=query, now=now, policy_name=policy,
+            policy=self.policy.for_group(group_id), candidates=candidates, ranked=ranked,
+            row=row, links=links, limit=limit)
+
+    async def _locate(self, uuid: str) -> str:
+        """The group holding fact ``uuid`` (one query per distinct database or graph)."""
+        asked: set[int] = set()
+        for group in await self.store.list_groups():
+            driver = self.store.driver_for(group)
+            if id(driver) in asked:
+                continue
+            asked.add(id(driver))
+            rows = await self.store.run("locate_fact", group, uuid=uuid)
+            if rows and rows[0]["group_id"] is not None:
+                return str(rows[0]["group_id"])
+        raise NotFoundError(f"fact {uuid}: not found in any group")
+
+    async def show(self, group_id: str, *, state: str | None = None,
+                   category: str | None = None) -> list[MemoryItem]:
+        """Every fact of ``group_id`` by category and lifecycle state (optionally one of each).
+
+        Ordered by category (ontology order), state (lifecycle order), newest first; facts
+        with no overlay come last as ``unannotated``.
+        """
+        check_group_id(group_id)
+        if state is not None and state not in {s.value for s in LifecycleState}:
+            raise InputError(f"--state {state!r}: use one of "
+                             f"{', '.join(s.value for s in LifecycleState)}")
+        if category is not None and category not in {c.value for c in Category}:
+            raise InputError(f"--category {category!r}: use one of "
+                             f"{', '.join(c.value for c in Category)}")
+        if not await self.store.has_group(group_id):
+            return []
+        rows = await self.store.run("memory_listing", group_id, group_id=group_id,
+                                    state=state, category=category)
+        return memory_items(rows)
+
+    def policy_table(self, group_id: str | None = None) -> PolicyTable:
+        """The policy in force (``Settings.policy_file`` / ``FR_GRAPH_POLICY`` or the paper's
+        defaults), with ``group_id``'s overrides applied when given. Needs no store."""
+        return self.policy_view(group_id).table
+
+    def policy_view(self, group_id: str | None = None) -> PolicyView:
+        """:meth:`policy_table` plus where it came from and which group overrides applied
+        (what ``fr-graph policy show`` prints). Needs no store."""
+        if group_id is not None:
+            check_group_id(group_id)
+        source = str(self.settings.policy_file) if self.settings.policy_file else "defaults"
+        return policy_view(self.policy, source, group_id)
+
+    @staticmethod
+    def user_queries() -> dict[str, UserQuery]:
+        """The queries of ``cypher/queries/`` that :meth:`query` runs, by name."""
+        return user_queries()
+
+    async def query(self, name: str, group_id: str, /, **params: Any) -> list[dict[str, Any]]:
+        """Run the user query ``name`` (a file of ``cypher/queries/``) on ``group_id``.
+
+        Parameters are typed and defaulted by the query's header (see :meth:`user_queries`);
+        values are always passed as Cypher parameters. ``time`` parameters take a datetime,
+        an ISO-8601 string, ``now`` or an offset such as ``+7d``.
+
+        Raises:
+            QueryNotFoundError: no user query of that name.
+            InputError: unknown, missing or ill-typed parameters.
+        """
+        spec = user_query(name)
+        check_group_id(group_id)
+        bound = bind_params(spec, params, datetime.now(UTC))
+        if not await self.store.has_group(group_id):
+            return []
+        text = cypher.load(name, self.store.dialect, folder=USER_QUERY_FOLDER)
+        rows = await self.store.run_text(name, text, group_id, group_id=group_id, **bound)
+        return [{key: plain_value(value) for key, value in row.items()} for row in rows]
 
     # -- maintenance -----------------------------------------------------------------
 
@@ -291,6 +448,20 @@ class FrGraph:
         return out
 
 
+def _check_search(query: str, group_id: str, limit: int, policy: str,
+                  now: datetime | None) -> datetime:
+    """Validate search-like arguments at the boundary; ``now`` made timezone-aware."""
+    check_group_id(group_id)
+    if not query.strip():
+        raise InputError("QUERY: must not be empty")
+    if limit < 1:
+        raise InputError("--limit: must be at least 1")
+    if policy not in POLICIES:
+        raise InputError(f"--policy {policy!r}: use one of {', '.join(POLICIES)}")
+    now = now or datetime.now(UTC)
+    return now.replace(tzinfo=UTC) if now.tzinfo is None else now
+
+
 class FrGraphSync:
     """A thin blocking facade over :class:`FrGraph` for scripts and notebooks.
 
@@ -330,6 +501,24 @@ class FrGraphSync:
     def search_batch(self, queries: Sequence[BatchQuery], **kwargs: Any
                      ) -> list[tuple[str, list[ScoredFact]]]:
         return self._call(self.inner.search_batch(queries, **kwargs))
+
+    def context(self, query: str, group_id: str, **kwargs: Any) -> str:
+        return self._call(self.inner.context(query, group_id, **kwargs))
+
+    def explain(self, uuid: str, query: str, **kwargs: Any) -> Explanation:
+        return self._call(self.inner.explain(uuid, query, **kwargs))
+
+    def show(self, group_id: str, **kwargs: Any) -> list[MemoryItem]:
+        return self._call(self.inner.show(group_id, **kwargs))
+
+    def policy_table(self, group_id: str | None = None) -> PolicyTable:
+        return self.inner.policy_table(group_id)
+
+    def policy_view(self, group_id: str | None = None) -> PolicyView:
+        return self.inner.policy_view(group_id)
+
+    def query(self, name: str, group_id: str, /, **params: Any) -> list[dict[str, Any]]:
+        return self._call(self.inner.query(name, group_id, **params))
 
     def sync(self, group_id: str | None = None) -> SyncReport:
         return self._call(self.inner.sync(group_id))

@@ -11,11 +11,13 @@ import json
 import sys
 from collections.abc import Callable, Coroutine
 from datetime import datetime
+from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, NoReturn, TypeVar
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -43,6 +45,12 @@ def _settings() -> Settings:
     return Settings.from_env(db=State.db)
 
 
+def _fail(exc: Exception) -> NoReturn:
+    """One ``error: …`` line on stderr, exit code 1."""
+    err.print(f"error: {exc}", markup=False, highlight=False, soft_wrap=True)
+    raise typer.Exit(1) from None
+
+
 def _run[T](make: Callable[[Any], Coroutine[Any, Any, T]]) -> T:
     """Open the library, run one call, close it; library errors exit cleanly."""
     from fr_graph.api import FrGraph
@@ -54,8 +62,26 @@ def _run[T](make: Callable[[Any], Coroutine[Any, Any, T]]) -> T:
     try:
         return asyncio.run(body())
     except FrGraphError as exc:
-        err.print(f"error: {exc}", markup=False, highlight=False, soft_wrap=True)
-        raise typer.Exit(1) from None
+        _fail(exc)
+
+
+def _local[T](make: Callable[[Any], T]) -> T:
+    """One library call that needs no store (nothing is opened); errors exit cleanly."""
+    from fr_graph.api import FrGraph
+
+    try:
+        return make(FrGraph(_settings()))
+    except FrGraphError as exc:
+        _fail(exc)
+
+
+def _write(text: str) -> None:
+    """Plain text to stdout: no markup, no wrapping, no highlighting (safe for any fact)."""
+    sys.stdout.write(text + "\n")
+
+
+def _write_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
 
 
 def _parse_now(value: str | None) -> datetime | None:
@@ -70,6 +96,39 @@ def _parse_now(value: str | None) -> datetime | None:
 
         parsed = parsed.replace(tzinfo=UTC)
     return parsed
+
+
+def _when(value: str | None) -> datetime | None:
+    """``--now`` parsed before anything is opened; a bad value exits like any error."""
+    try:
+        return _parse_now(value)
+    except InputError as exc:
+        _fail(exc)
+
+
+class PolicyName(StrEnum):
+    """The ranking policies of ``search``, ``context`` and ``explain``."""
+
+    FULL = "full"
+    UNTYPED = "untyped"
+    OFF = "off"
+
+
+class RankingName(StrEnum):
+    """The policies ``explain`` can explain (``off`` is Graphiti's search: no terms)."""
+
+    FULL = "full"
+    UNTYPED = "untyped"
+
+
+GroupOption = Annotated[str, typer.Option("--group", help="Group (user) id.")]
+NowOption = Annotated[str | None, typer.Option(
+    help="Query time, ISO-8601 (default: now).")]
+PolicyOption = Annotated[PolicyName, typer.Option(
+    "--policy", case_sensitive=False,
+    help="full: lifecycle-aware ranking (default); untyped: latest-slot-wins, date expiry "
+         "and retraction drop over semantic ranking; off: Graphiti's own hybrid search.")]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 
 
 DbOption = Annotated[str | None, typer.Option(
@@ -120,7 +179,7 @@ def _print_results(results: list[Any]) -> None:
         table.add_column(col)
     for rank, hit in enumerate(results, start=1):
         table.add_row(str(rank), f"{hit.score:.3f}", hit.category or "-", hit.state or "-",
-                      hit.fact)
+                      escape(hit.fact))
     out.print(table)
 
 
@@ -133,28 +192,26 @@ def search(
     limit: Annotated[int, typer.Option(min=1, max=1000, help="How many results.")] = 10,
     batch: Annotated[Path | None, typer.Option(
         help="JSONL of {id, group_id, query, now}: one result line per query.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    policy: PolicyOption = PolicyName.FULL,
+    as_json: JsonOption = False,
 ) -> None:
     """Search a group's facts (or a batch of queries in one process)."""
     if batch is not None:
-        _search_batch(batch, limit)
+        _search_batch(batch, limit, policy.value)
         return
     if query is None or group is None:
         err.print("error: QUERY and --group are required (or use --batch FILE)")
         raise typer.Exit(2)
-    try:
-        when = _parse_now(now)
-    except InputError as exc:
-        err.print(f"error: {exc}", markup=False)
-        raise typer.Exit(1) from None
-    results = _run(lambda fr: fr.search(query, group, now=when, limit=limit))
+    when = _when(now)
+    results = _run(lambda fr: fr.search(query, group, now=when, limit=limit,
+                                         policy=policy.value))
     if as_json:
         sys.stdout.write(json.dumps([r.to_json() for r in results], ensure_ascii=False) + "\n")
     else:
         _print_results(results)
 
 
-def _search_batch(path: Path, limit: int) -> None:
+def _search_batch(path: Path, limit: int, policy: str) -> None:
     from fr_graph.api import BatchQuery
 
     queries: list[BatchQuery] = []
@@ -174,14 +231,15 @@ def _search_batch(path: Path, limit: int) -> None:
     except (InputError, UnicodeDecodeError) as exc:
         err.print(f"error: {exc}", markup=False)
         raise typer.Exit(1) from None
-    results = _run(lambda fr: fr.search_batch(queries, limit=limit))
+    results = _run(lambda fr: fr.search_batch(queries, limit=limit, policy=policy))
     for query_id, hits in results:
         sys.stdout.write(json.dumps({"id": query_id, "results": [h.to_json() for h in hits]},
                                     ensure_ascii=False) + "\n")
 
 
 @app.command()
-def sync(group: Annotated[str | None, typer.Option("--group")] = None) -> None:
+def sync(group: Annotated[str | None, typer.Option(
+        "--group", help="Only this group (default: every group).")] = None) -> None:
     """Repair fr_* mirrors that drifted from the canonical overlay (e.g. after Graphiti)."""
     report = _run(lambda fr: fr.sync(group))
     out.print(f"repaired {report.repaired} facts in {report.groups} groups", highlight=False)
@@ -189,8 +247,9 @@ def sync(group: Annotated[str | None, typer.Option("--group")] = None) -> None:
 
 @app.command()
 def stats(
-    group: Annotated[str | None, typer.Option("--group")] = None,
-    as_json: Annotated[bool, typer.Option("--json")] = False,
+    group: Annotated[str | None, typer.Option(
+        "--group", help="Only this group (default: every group).")] = None,
+    as_json: JsonOption = False,
 ) -> None:
     """Fact counts per group by lifecycle state and category."""
     rows = _run(lambda fr: fr.stats(group))
@@ -208,6 +267,174 @@ def stats(
                       ", ".join(f"{k}={v}" for k, v in sorted(r.by_category.items())),
                       str(r.unannotated), str(r.drifted))
     out.print(table)
+
+
+@app.command()
+def context(
+    query: Annotated[str, typer.Argument(help="What the assistant is about to answer.")],
+    group: GroupOption,
+    now: NowOption = None,
+    limit: Annotated[int, typer.Option(min=1, max=1000, help="How many facts.")] = 10,
+    policy: PolicyOption = PolicyName.FULL,
+    as_json: Annotated[bool, typer.Option(
+        "--json", help='Print {"context": TEXT} as JSON.')] = False,
+) -> None:
+    """Print the best facts for QUERY as an LLM prompt block grouped by category (App. B.4)."""
+    when = _when(now)
+    text = _run(lambda fr: fr.context(query, group, now=when, limit=limit,
+                                      policy=policy.value))
+    if as_json:
+        _write_json({"context": text})
+    elif text:
+        _write(text)
+    else:
+        err.print("no matching facts", markup=False, highlight=False)
+
+
+@app.command()
+def explain(
+    uuid: Annotated[str, typer.Argument(
+        help="The fact's uuid (the `uuid` of a search result or of `fr-graph show`).")],
+    query: Annotated[str, typer.Option("--query", help="The query to explain the rank for.")],
+    now: NowOption = None,
+    group: Annotated[str | None, typer.Option(
+        "--group", help="The fact's group (default: looked up).")] = None,
+    limit: Annotated[int, typer.Option(
+        min=1, max=1000, help="The search limit the rank is compared with.")] = 10,
+    policy: Annotated[RankingName, typer.Option(
+        "--policy", case_sensitive=False,
+        help="full (default) or untyped: the ranking to explain.")] = RankingName.FULL,
+    as_json: JsonOption = False,
+) -> None:
+    """Explain, term by term, why a fact is ranked, masked, expired or superseded for a query."""
+    when = _when(now)
+    report = _run(lambda fr: fr.explain(uuid, query, group_id=group, now=when,
+                                        policy=policy.value, limit=limit))
+    if as_json:
+        _write_json(report.to_json())
+    else:
+        _write("\n".join(report.render()))
+
+
+@app.command()
+def show(
+    group: GroupOption,
+    state: Annotated[str | None, typer.Option(
+        help="Only this state: active, superseded, expired, retracted, archived.")] = None,
+    category: Annotated[str | None, typer.Option(
+        help="Only this category (e.g. preferences).")] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """List a group's memory by category and lifecycle state, newest first."""
+    items = _run(lambda fr: fr.show(group, state=state, category=category))
+    if as_json:
+        _write_json([item.to_json() for item in items])
+        return
+    from fr_graph.pipeline.inspect import group_memory
+
+    _write(f"group {group}: {len(items)} facts")
+    for cat, states in group_memory(items).items():
+        _write(f"\n{cat} ({sum(len(v) for v in states.values())})")
+        for name, members in states.items():
+            _write(f"  {name} ({len(members)})")
+            for item in members:
+                extra = [f"slot {item.slot_key}" if item.slot_key else "",
+                         f"event {item.event_time[:16]}" if item.event_time else "",
+                         f"source {item.source_id}" if item.source_id else ""]
+                details = "; ".join(e for e in extra if e)
+                _write(f"    {(item.observed_at or '-')[:10]}  "
+                       f"{' '.join(item.fact.split())}"
+                       + (f"  ({details})" if details else "") + f"  {item.uuid}")
+
+
+def _parse_params(pairs: list[str]) -> dict[str, str]:
+    params: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            _fail(InputError(f"--param {pair!r}: use NAME=VALUE"))
+        if key in params:
+            _fail(InputError(f"--param {key}: given twice"))
+        params[key] = value
+    return params
+
+
+def _print_rows(rows: list[dict[str, Any]]) -> None:
+    """Rows as aligned plain-text columns (long cells cut at 80 characters)."""
+    if not rows:
+        err.print("no rows", markup=False, highlight=False)
+        return
+
+    def cell(value: Any) -> str:
+        if value is None:
+            return "-"
+        text = ", ".join(str(v) for v in value) if isinstance(value, list) else str(value)
+        text = " ".join(text.split())
+        return text if len(text) <= 80 else text[:79] + "…"
+
+    columns = list(rows[0])
+    table = [columns, *([cell(row.get(c)) for c in columns] for row in rows)]
+    widths = [max(len(line[i]) for line in table) for i in range(len(columns))]
+    for number, line in enumerate(table):
+        _write("  ".join(text.ljust(w) for text, w in zip(line, widths, strict=True)).rstrip())
+        if number == 0:
+            _write("  ".join("-" * w for w in widths))
+
+
+@app.command()
+def query(
+    name: Annotated[str | None, typer.Argument(
+        help="A query of cypher/queries/ (see --list).")] = None,
+    group: Annotated[str | None, typer.Option("--group", help="Group (user) id.")] = None,
+    param: Annotated[list[str] | None, typer.Option(
+        "--param", help="A query parameter NAME=VALUE (repeatable); times take ISO-8601, "
+                        "'now' or an offset like +7d.")] = None,
+    list_queries: Annotated[bool, typer.Option(
+        "--list", help="List the queries with their parameters.")] = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Run one of fr-graph's ready-made Cypher queries (cypher/queries/) on a group."""
+    if list_queries:
+        specs = _local(lambda fr: fr.user_queries())
+        if as_json:
+            _write_json([spec.to_json() for spec in specs.values()])
+            return
+        for spec in specs.values():
+            _write(f"{spec.name}: {spec.summary}")
+            for p in spec.params:
+                if p.name == "group_id":
+                    continue
+                default = f", default {p.default}" if p.default is not None else ", required"
+                _write(f"    --param {p.name}=…  ({p.type}{default}) {p.doc}")
+        return
+    if name is None or group is None:
+        err.print("error: NAME and --group are required (or use --list)")
+        raise typer.Exit(2)
+    params = _parse_params(param or [])
+    rows = _run(lambda fr: fr.query(name, group, **params))
+    if as_json:
+        _write_json(rows)
+    else:
+        _print_rows(rows)
+
+
+policy_app = typer.Typer(help="Inspect the lifecycle policy table.", no_args_is_help=True)
+app.add_typer(policy_app, name="policy")
+
+
+@policy_app.command("show")
+def policy_show(
+    group: Annotated[str | None, typer.Option(
+        "--group", help="Apply this group's overrides from the policy file.")] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Print the policy table in force (FR_GRAPH_POLICY file or the paper's defaults)."""
+    view = _local(lambda fr: fr.policy_view(group))
+    if as_json:
+        _write_json(view.to_json())
+    else:
+        _write("\n".join(view.render()))
 
 
 @app.command()
