@@ -35,7 +35,7 @@ DATE_GATE = re.compile(
     r"|\d{4}-\d{2}-\d{2}|days?\b|weeks?\b)",
 )
 
-_EXPR = re.compile(
+DATE_EXPR = re.compile(
     r"(?P<dat>\b(?:the\s+)?day after tomorrow\b)"
     r"|(?P<tom>\btomorrow\b)"
     r"|(?P<tod>\b(?:today|tonight|this (?:morning|afternoon|evening))\b)"
@@ -136,7 +136,7 @@ def resolve_event_time(text: str, observed_at: datetime) -> datetime | None:
         return None
     base = _aware(observed_at)
     tz: tzinfo | None = base.tzinfo
-    for match in _EXPR.finditer(text):
+    for match in DATE_EXPR.finditer(text):
         kind = match.lastgroup
         start = match.start()
         if _RECURRING.search(text[max(0, start - 16):start]):

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from fr_graph.classify import lexicon as lx
+from fr_graph.classify import dates
 from fr_graph.classify.dates import resolve_event_time
 from fr_graph.classify.slots import COMPILED_SLOT_RULES, NOT_A_NAME, ROLE_ALIASES
 from fr_graph.core.classification import Classification
@@ -156,6 +157,18 @@ _WORLD_RE = tuple(re.compile(p) for p in lx.WORLD_KNOWLEDGE_PATTERNS)
 _PERSONAL_RE = re.compile(lx.PERSONAL)
 _NUMBER_RE = re.compile(r"\d|\b" + lx.NUMWORD + r"\b|\b(?:a\s+)?(?:couple|half)\s+(?:of\s+)?"
                         r"(?:hundred|thousand|grand|million)\b")
+# Dates, clock times and years are anchors, not quantities: App. H rescues "monetary /
+# quantity" facts, and a dated appointment must still expire after its day.
+_NOT_QUANTITY = re.compile(
+    r"\b\d{1,2}(?::\d{2})?\s*(?:a\.?m\b\.?|p\.?m\b\.?)|\b\d{1,2}:\d{2}\b|\b(?:1[89]|20)\d{2}\b",
+    re.IGNORECASE)
+
+
+def _has_quantity(text: str) -> bool:
+    """Whether ``text`` carries an amount or count once its dates and times are removed."""
+    return bool(_NUMBER_RE.search(_NOT_QUANTITY.sub(" ", dates.DATE_EXPR.sub(" ", text))))
+
+
 _NAMED_SUBJECT = re.compile(r"^\s*([A-Z][a-z]+)\s")
 _NOT_NAME_START = lx.words(
     "the a an my our your his her their this that these those there it its user i we you he "
@@ -250,7 +263,7 @@ def _read(fact: str, observed_at: datetime) -> _Evidence:
         scores=scores,
         marker=_marker(text),
         event_time=event_time,
-        has_number=bool(_NUMBER_RE.search(text)),
+        has_number=_has_quantity(text),
         world_knowledge=world,
         instruction_like=instruction_like,
         emotional_loading=_emotion(text, fact),
