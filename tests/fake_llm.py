@@ -25,8 +25,22 @@ prompt with simple rules a test can predict:
   predicate, other object: contradicted.
 - ``EdgeTimestamps``: ``valid_at`` = the prompt's REFERENCE TIME.
 - ``SummarizedEntities``: "<name> is mentioned in the conversation." per entity.
+- ``FactLabel`` (fr-graph's LLM classifier): keyword rules over the prompt's FACT (see
+  :data:`LABEL_RULES`); with no keyword in the fact, the SESSION CONTEXT's first keyword
+  decides (confidence 0.5); with none at all, ``other`` (confidence 0.3). Relative dates
+  ("tomorrow", "next friday") come back verbatim, for the classifier to resolve.
+- ``DistilledFacts`` (fr-graph's distillation): the CANDIDATES sharing a word with the
+  QUERY (4+ letters, minus stopwords such as "user", plural ``s`` ignored), most shared
+  words first (ties: lower id first), all of them (the caller caps); a candidate whose state
+  is not ``active``, or that has a later same-slot fact, is dropped unless the query asks
+  about the past ("used to", "before", "previous", "history").
 - Anything else: the smallest instance of the requested schema (and the name is recorded in
   :attr:`FakeLLM.unhandled`, so a test can notice a new Graphiti step).
+
+Switches for failure tests: :attr:`FakeLLM.canned` answers a schema name with a fixed
+object (or a raw string, sent verbatim as the message content); :attr:`FakeLLM.fail_status`
+makes every request fail with that HTTP status (with ``x-should-retry: false``, which the
+``openai`` SDK honours, so a test does not wait through its retry backoff).
 """
 
 from __future__ import annotations
@@ -76,6 +90,10 @@ class FakeLLM:
 
     requests: list[Request] = field(default_factory=list)
     unhandled: list[str] = field(default_factory=list)
+    #: Schema name -> a fixed answer (an object, or a raw content string sent verbatim).
+    canned: dict[str, Any] = field(default_factory=dict)
+    #: When set, every chat-completions request fails with this HTTP status.
+    fail_status: int | None = None
     _server: ThreadingHTTPServer | None = None
     _thread: threading.Thread | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -112,14 +130,24 @@ class FakeLLM:
                 try:
                     body = json.loads(raw)
                     headers = {k.lower(): v for k, v in self.headers.items()}
+                    failing = fake.fail_status
+                    if failing is not None:
+                        fake._record(Request(path=self.path, headers=headers, body=body,
+                                             schema_name=_schema_name(body)))
+                        self._send(failing, {"error": {"message": "fake failure"}},
+                                   {"x-should-retry": "false"})
+                        return
                     status, payload = 200, fake._complete(self.path, headers, body)
                 except Exception as exc:  # answer like a server would, and keep serving
                     status, payload = 500, {"error": {"message": f"{type(exc).__name__}: {exc}"}}
                 self._send(status, payload)
 
-            def _send(self, status: int, payload: dict[str, Any]) -> None:
+            def _send(self, status: int, payload: dict[str, Any],
+                      extra: dict[str, str] | None = None) -> None:
                 data = json.dumps(payload).encode()
                 self.send_response(status)
+                for name, value in (extra or {}).items():
+                    self.send_header(name, value)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
@@ -151,6 +179,10 @@ class FakeLLM:
         with self._lock:
             return [r.schema_name or "" for r in self.requests]
 
+    def _record(self, request: Request) -> None:
+        with self._lock:
+            self.requests.append(request)
+
     # -- answering -------------------------------------------------------------------
 
     def _complete(self, path: str, headers: dict[str, str], body: dict[str, Any]
@@ -159,7 +191,14 @@ class FakeLLM:
         spec = fmt.get("json_schema") or {}
         name = spec.get("name")
         request = Request(path=path, headers=headers, body=body, schema_name=name)
-        answer = self.answer(name, spec.get("schema") or {}, request.prompt)
+        fixed = self.canned.get(name or "")
+        if isinstance(fixed, str):
+            answer: dict[str, Any] = {}
+            content = fixed
+        else:
+            answer = fixed if fixed is not None else self.answer(
+                name, spec.get("schema") or {}, request.prompt)
+            content = json.dumps(answer)
         request.answer = answer
         with self._lock:
             self.requests.append(request)
@@ -169,7 +208,7 @@ class FakeLLM:
             "created": 0,
             "model": body.get("model", "fake"),
             "choices": [{"index": 0, "finish_reason": "stop", "logprobs": None,
-                         "message": {"role": "assistant", "content": json.dumps(answer)}}],
+                         "message": {"role": "assistant", "content": content}}],
             "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
         }
 
@@ -181,6 +220,8 @@ class FakeLLM:
             "EdgeDuplicate": _edge_duplicate,
             "EdgeTimestamps": _timestamps,
             "SummarizedEntities": _summaries,
+            "FactLabel": _fact_label,
+            "DistilledFacts": _distilled,
         }
         handler = handlers.get(name or "")
         if handler is None:
@@ -333,6 +374,105 @@ def _summaries(prompt: str) -> dict[str, Any]:
     return {"summaries": [
         {"name": e["name"], "summary": f"{e['name']} is mentioned in the conversation."}
         for e in entities if isinstance(e, dict) and e.get("name")]}
+
+
+#: fr-graph's FactLabel: (keyword regex, category, attribute, instance). First match wins;
+#: a second match of another category gets weight 0.3.
+LABEL_RULES: tuple[tuple[str, str, str, str | None], ...] = (
+    (r"\bdentist", "obligations", "appointment", "dentist"),
+    (r"\bvet\b", "obligations", "appointment", "vet"),
+    (r"\bflight", "logistical", "flight", None),
+    (r"\brent\b", "financial", "rent", None),
+    (r"\b(?:lives?|living|moved)\b", "identity", "current_city", None),
+    (r"\b(?:pizza|sushi)\b", "preferences", "food_preference", None),
+    (r"\bsister\b", "relational", "sister", None),
+    (r"\bthesis\b", "projects", "project", "thesis"),
+    (r"\bfishing\b", "hobbies", "hobby", "fishing"),
+    (r"\bmigraine", "health", "condition", "migraine"),
+)
+_DAY_PHRASE = re.compile(r"\b(?:today|tomorrow|yesterday|next \w+day|\d{4}-\d{2}-\d{2})\b")
+_WORLD = re.compile(r"\b(?:capital of|boiling point|speed of light)\b")
+_INSTRUCTION = re.compile(r"\b(?:ignore (?:all|previous)|always answer|you must)\b")
+_MARKERS = (
+    (re.compile(r"\b(?:cancel\w*|called off|forget)\b"), "retraction"),
+    (re.compile(r"\b(?:finished|defended|done with)\b"), "completion"),
+    (re.compile(r"\b(?:thinking about|might|maybe)\b"), "tentative"),
+)
+_EMOTION = re.compile(r"\b(?:frustrated|excited|stressed|furious)\b")
+
+
+def _label_matches(text: str) -> list[tuple[str, str, str | None]]:
+    return [(c, a, i) for pattern, c, a, i in LABEL_RULES if re.search(pattern, text)]
+
+
+def _fact_label(prompt: str) -> dict[str, Any]:
+    fact = section(prompt, "FACT")
+    text = fact.lower()
+    matches = _label_matches(text)
+    confidence = 0.9
+    if not matches:
+        matches = _label_matches(section(prompt, "SESSION CONTEXT").lower())
+        confidence = 0.5
+    world = bool(_WORLD.search(text))
+    instruction = bool(_INSTRUCTION.search(text))
+    if world or instruction or not matches:
+        category, attribute, instance = "other", None, None
+        weights = [{"category": "other", "weight": 1.0}]
+        confidence = confidence if matches else 0.3
+    else:
+        category, attribute, instance = matches[0]
+        second = next((m[0] for m in matches[1:] if m[0] != category), None)
+        weights = ([{"category": category, "weight": 0.7}, {"category": second, "weight": 0.3}]
+                   if second else [{"category": category, "weight": 1.0}])
+    marker = next((name for pattern, name in _MARKERS if pattern.search(text)), "assertion")
+    day = _DAY_PHRASE.search(text)
+    return {
+        "category": category, "weights": weights, "subject": "user", "attribute": attribute,
+        "instance": instance, "marker": marker, "event_time": day.group(0) if day else None,
+        "has_number": bool(re.search(r"\d", text)), "world_knowledge": world,
+        "instruction_like": instruction, "confidence": confidence,
+        "emotional_loading": 0.6 if _EMOTION.search(text) else 0.0,
+    }
+
+
+_CANDIDATE = re.compile(r"^\[(\d+)\] \(([^)]*)\) (.*)$")
+_HISTORY = re.compile(r"\b(?:used to|before|previous\w*|history)\b")
+
+
+_STOP = {"user", "users", "does", "what", "where", "when", "which", "that", "with", "from",
+         "have", "this"}
+
+
+def _words(text: str) -> set[str]:
+    """Words of 4+ letters, minus a few stopwords, a plural ``s`` dropped ("lives" = "live")."""
+    return {w.removesuffix("s") for w in re.findall(r"[a-z]+", text.lower())
+            if len(w) >= 4 and w not in _STOP}
+
+
+def _distilled(prompt: str) -> dict[str, Any]:
+    query = section(prompt, "QUERY")
+    wanted = _words(query)
+    history = bool(_HISTORY.search(query.lower()))
+    scored: list[tuple[int, int]] = []
+    for line in section(prompt, "CANDIDATES").splitlines():
+        match = _CANDIDATE.match(line.strip())
+        if match is None:
+            continue
+        fields = dict(part.split(": ", 1) for part in match.group(2).split("; ") if ": " in part)
+        stale = (fields.get("state", "active") != "active"
+                 or fields.get("later same-slot fact") == "yes")
+        if stale and not history:
+            continue
+        shared = len(wanted & _words(match.group(3)))
+        if shared:
+            scored.append((-shared, int(match.group(1))))
+    return {"ids": [index for _, index in sorted(scored)]}
+
+
+def _schema_name(body: dict[str, Any]) -> str | None:
+    spec = (body.get("response_format") or {}).get("json_schema") or {}
+    name = spec.get("name")
+    return name if isinstance(name, str) else None
 
 
 def minimal_instance(schema: dict[str, Any], root: dict[str, Any]) -> Any:
