@@ -29,8 +29,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from fr_graph.classify import lexicon as lx
 from fr_graph.classify import dates
+from fr_graph.classify import lexicon as lx
 from fr_graph.classify.dates import resolve_event_time
 from fr_graph.classify.slots import COMPILED_SLOT_RULES, NOT_A_NAME, ROLE_ALIASES
 from fr_graph.core.classification import Classification
