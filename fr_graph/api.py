@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any, Literal, Self, TypeVar
 
 from fr_graph import cypher
-from fr_graph._graphiti import EDGE_HYBRID_SEARCH_RRF, Graphiti
+from fr_graph._graphiti import EDGE_HYBRID_SEARCH_RRF, Graphiti, LLMClient
+from fr_graph.classify.llm import LLMClassifier
 from fr_graph.clients import LocalCrossEncoder, LocalEmbedder, build_llm_client
 from fr_graph.config import Settings
 from fr_graph.core.context import format_context
@@ -28,6 +29,8 @@ from fr_graph.core.ontology import Category
 from fr_graph.core.policy import PolicyTable
 from fr_graph.core.rerank import FULL, UNTYPED, Ranked, RerankConfig, rerank
 from fr_graph.errors import ConfigError, ImportValidationError, InputError, NotFoundError
+from fr_graph.pipeline.backfill import BackfillReport, backfill_groups
+from fr_graph.pipeline.distill import DEFAULT_KEEP, distill
 from fr_graph.pipeline.episodes import ingest_message_with_llm
 from fr_graph.pipeline.ingest import ImportReport, Ingestor, facts_from_message
 from fr_graph.pipeline.inspect import (
@@ -97,6 +100,7 @@ class FrGraph:
         self._store: GraphStore | None = None
         self._embedder: LocalEmbedder | None = None
         self._graphiti: dict[str, Graphiti] = {}
+        self._llm: LLMClient | None = None
         self.policy = (PolicyTable.from_toml(self.settings.policy_file)
                        if self.settings.policy_file else PolicyTable.default())
 
@@ -129,6 +133,17 @@ class FrGraph:
         if self._embedder is None:
             raise RuntimeError("FrGraph is not open: use 'async with FrGraph(...)'")
         return self._embedder
+
+    @property
+    def llm_client(self) -> LLMClient:
+        """fr-graph's own LLM client (classifier, distillation), built on first use."""
+        if self._llm is None:
+            self._llm = build_llm_client(self.settings.llm)
+        return self._llm
+
+    def classifier(self) -> LLMClassifier | None:
+        """The LLM classifier when enabled and an LLM is configured; None means the rules."""
+        return LLMClassifier(self.llm_client) if self.settings.use_llm_classifier else None
 
     def graphiti(self, group_id: str) -> Graphiti:
         """A Graphiti client bound to the graph that holds ``group_id`` (always our clients)."""
@@ -179,7 +194,8 @@ class FrGraph:
                              report: ImportReport | None = None,
                              progress: Progress | None = None) -> ImportReport:
         report = report or ImportReport(lines=len(records))
-        ingestor = Ingestor(self.store, self.embedder, self.graphiti)
+        ingestor = Ingestor(self.store, self.embedder, self.graphiti, self.policy,
+                            classifier=self.classifier())
         await ingestor.ingest(records, report, progress)
         return report
 
@@ -196,10 +212,13 @@ class FrGraph:
             raise ConfigError("importing messages with add_episode needs an LLM: set "
                               "OPENAI_API_KEY or FR_GRAPH_LLM_BASE_URL")
         report = report or ImportReport(lines=len(messages), messages=len(messages))
-        writer = Ingestor(self.store, self.embedder, self.graphiti)
+        classifier = self.classifier()
+        writer = Ingestor(self.store, self.embedder, self.graphiti, self.policy,
+                          classifier=classifier)
         for message in sorted(messages, key=lambda m: m.observed_at):
             outcome = await ingest_message_with_llm(
-                self.graphiti(message.group_id), self.store, message, writer.write_overlays)
+                self.graphiti(message.group_id), self.store, message, writer.write_overlays,
+                classifier=classifier)
             report.already_present += int(outcome.already_present)
             report.imported += outcome.facts_created
             report.facts_from_messages += outcome.facts_created
@@ -231,11 +250,20 @@ class FrGraph:
             return []
         ranked = self._rerank(candidates, analysis, group_id, now, policy, config)
         terms = {"cosine": candidates.cosine, **ranked.terms}
-        return [
+        distilling = policy == "full" and self.settings.use_llm_distill
+        hits = [
             to_scored(candidates.rows[i], float(ranked.scores[i]),
                       {name: float(values[i]) for name, values in terms.items()})
-            for i in ranked.order[:limit]
+            for i in (ranked.order if distilling else ranked.order[:limit])
         ]
+        if distilling:
+            # The LLM selects from the whole ranked list (App. Z step 5); a failure keeps it.
+            hits = await distill(self.llm_client, query, now, hits,
+                                 keep=max(DEFAULT_KEEP, limit))
+            # Distillation only selects; the deterministic score still orders what it kept
+            # (App. Z: distill, then lifecycle filters and blended scoring).
+            hits.sort(key=lambda hit: -hit.score)
+        return hits[:limit]
 
     def _rerank(self, candidates: Candidates, analysis: QueryAnalysis, group_id: str,
                 now: datetime, policy: Policy, config: RerankConfig | None) -> Ranked:
@@ -411,6 +439,13 @@ class FrGraph:
             return [check_group_id(group_id)]
         return await self.store.list_groups()
 
+    async def backfill(self, group_id: str | None = None, progress: Progress | None = None,
+                       on_total: Callable[[int], None] | None = None) -> BackfillReport:
+        """Annotate every Graphiti fact with no overlay yet: classify, key, build supersession
+        chains, read Graphiti's invalid_at / expired_at (resumable and idempotent)."""
+        return await backfill_groups(self.store, await self.groups(group_id), self.policy,
+                                     progress=progress, on_total=on_total)
+
     async def sync(self, group_id: str | None = None) -> SyncReport:
         """Re-apply the ``fr_*`` mirror wherever it drifted from the canonical overlay."""
         groups = await self.groups(group_id)
@@ -519,6 +554,9 @@ class FrGraphSync:
 
     def query(self, name: str, group_id: str, /, **params: Any) -> list[dict[str, Any]]:
         return self._call(self.inner.query(name, group_id, **params))
+
+    def backfill(self, group_id: str | None = None, **kwargs: Any) -> BackfillReport:
+        return self._call(self.inner.backfill(group_id, **kwargs))
 
     def sync(self, group_id: str | None = None) -> SyncReport:
         return self._call(self.inner.sync(group_id))

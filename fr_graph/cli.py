@@ -238,6 +238,26 @@ def _search_batch(path: Path, limit: int, policy: str) -> None:
 
 
 @app.command()
+def backfill(group: Annotated[str | None, typer.Option(
+        "--group", help="Only this group (default: every group).")] = None) -> None:
+    """Annotate an existing Graphiti graph: every fact with no overlay gets one (resumable)."""
+    with Progress(TextColumn("[bold]backfilling"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), console=err, transient=True) as bar:
+        task = bar.add_task("backfill", total=None)
+
+        async def call(fr: Any) -> Any:
+            return await fr.backfill(group, progress=lambda n: bar.advance(task, n),
+                                     on_total=lambda total: bar.update(task, total=total))
+
+        report = _run(call)
+    out.print(
+        f"annotated {report.annotated} facts in {report.groups} groups "
+        f"({report.edges_per_second:.0f}/s): {sum(report.transitions.values())} supersession "
+        f"links, {report.graphiti_superseded} facts Graphiti had invalidated",
+        highlight=False)
+
+
+@app.command()
 def sync(group: Annotated[str | None, typer.Option(
         "--group", help="Only this group (default: every group).")] = None) -> None:
     """Repair fr_* mirrors that drifted from the canonical overlay (e.g. after Graphiti)."""

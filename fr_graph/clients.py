@@ -121,6 +121,7 @@ def build_llm_client(settings: LLMSettings) -> LLMClient:
         model=settings.model,
         small_model=settings.small_model or settings.model,
         base_url=settings.base_url,
+        temperature=settings.temperature,
     )
     if settings.base_url:
         from graphiti_core.llm_client.openai_generic_client import OpenAIGenericClient

@@ -32,6 +32,9 @@ class LLMSettings(BaseModel):
     base_url: str | None = None
     model: str = "gpt-4.1-mini"
     small_model: str | None = None
+    #: Sampling temperature of every call (Graphiti's and fr-graph's own). Graphiti's
+    #: default is 1; 0 keeps classification and distillation as repeatable as the server is.
+    temperature: float = Field(default=0.0, ge=0.0, le=2.0)
 
     @property
     def configured(self) -> bool:
@@ -62,6 +65,20 @@ class Settings(BaseModel):
     #: How many vector-index hits to ask for per wanted candidate: the Neo4j 5.26 vector
     #: index cannot filter by group, so other groups' facts are dropped after the query.
     vector_oversample: int = Field(default=8, ge=1, le=100)
+    #: Classify imported facts with the LLM instead of the rules (``FR_GRAPH_LLM_CLASSIFY``).
+    #: Only with an LLM configured; a failed call falls back to the rules, with a warning.
+    llm_classifier: bool = False
+    #: Let the LLM distill search candidates to the top 20 (``FR_GRAPH_LLM_DISTILL``).
+    #: Only with an LLM configured; a failed call keeps fr-graph's ranking, with a warning.
+    llm_distill: bool = False
+
+    @property
+    def use_llm_classifier(self) -> bool:
+        return self.llm_classifier and self.llm.configured
+
+    @property
+    def use_llm_distill(self) -> bool:
+        return self.llm_distill and self.llm.configured
 
     @property
     def backend(self) -> Backend:
@@ -90,7 +107,9 @@ class Settings(BaseModel):
         the LLM variables.
 
         The LLM is configured by ``OPENAI_API_KEY`` and/or ``FR_GRAPH_LLM_BASE_URL`` (any
-        OpenAI-compatible server, e.g. Ollama or vLLM) with ``FR_GRAPH_LLM_MODEL``.
+        OpenAI-compatible server, e.g. Ollama or vLLM) with ``FR_GRAPH_LLM_MODEL`` and
+        ``FR_GRAPH_LLM_TEMPERATURE``; ``FR_GRAPH_LLM_CLASSIFY`` and ``FR_GRAPH_LLM_DISTILL``
+        (``1``/``true``/``yes``) switch on the LLM classifier and distillation.
         Explicit ``overrides`` that are not None win over the environment.
         """
         env = os.environ if env is None else env
@@ -99,12 +118,15 @@ class Settings(BaseModel):
             "neo4j_user": env.get("NEO4J_USER", "neo4j"),
             "neo4j_password": env.get("NEO4J_PASSWORD", "neo4j"),
             "policy_file": env.get("FR_GRAPH_POLICY") or None,
-            "llm": LLMSettings(
-                api_key=env.get("OPENAI_API_KEY") or None,
-                base_url=env.get("FR_GRAPH_LLM_BASE_URL") or None,
-                model=env.get("FR_GRAPH_LLM_MODEL", "gpt-4.1-mini"),
-                small_model=env.get("FR_GRAPH_LLM_SMALL_MODEL") or None,
-            ),
+            "llm": {  # a dict, so a bad value is reported as a setting error below
+                "api_key": env.get("OPENAI_API_KEY") or None,
+                "base_url": env.get("FR_GRAPH_LLM_BASE_URL") or None,
+                "model": env.get("FR_GRAPH_LLM_MODEL", "gpt-4.1-mini"),
+                "small_model": env.get("FR_GRAPH_LLM_SMALL_MODEL") or None,
+                "temperature": env.get("FR_GRAPH_LLM_TEMPERATURE") or 0.0,
+            },
+            "llm_classifier": env.get("FR_GRAPH_LLM_CLASSIFY") or False,
+            "llm_distill": env.get("FR_GRAPH_LLM_DISTILL") or False,
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
         try:

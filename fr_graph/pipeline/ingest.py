@@ -2,27 +2,33 @@
 
 Facts are written through Graphiti's own persistence (its namespace save API, no LLM),
 with deterministic uuids so that importing a record twice creates nothing new. The write
-order (entities, then the ``RELATES_TO`` edge, then the ``FrFact`` overlay and its mirror)
-makes an interrupted import safe to rerun: a record counts as imported only once its
-overlay node exists.
+order (entities, then the ``RELATES_TO`` edges, then one atomic query with the ``FrFact``
+overlays, the lifecycle transitions they cause and the mirror; see
+:mod:`fr_graph.pipeline.lifecycle`) makes an interrupted import safe to rerun: a record
+counts as imported only once its overlay node exists, and a chunk's overlays and
+transitions are written together or not at all.
 """
 
 from __future__ import annotations
 
 import re
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from fr_graph._graphiti import EntityEdge, EntityNode, Graphiti
 from fr_graph.classify.extract import extract_facts
+from fr_graph.classify.llm import AsyncFactClassifier
 from fr_graph.classify.rules import classify_fact
 from fr_graph.clients import LocalEmbedder
 from fr_graph.core.classification import Classification
 from fr_graph.core.lifecycle import LifecycleState, Stage
 from fr_graph.core.ontology import Category
+from fr_graph.core.policy import PolicyTable
 from fr_graph.overlay import MIRRORED_FIELDS, FactOverlay, stable_uuid, to_iso
+from fr_graph.pipeline.lifecycle import LifecycleOutcome, apply_transitions
 from fr_graph.pipeline.records import FactRecord, MessageRecord
 from fr_graph.stores.base import GraphStore
 
@@ -32,7 +38,8 @@ CHUNK = 256
 
 @dataclass(slots=True)
 class ImportReport:
-    """What an import did. ``rejected`` holds ``(line_number, reason)`` per bad line."""
+    """What an import did. ``rejected`` holds ``(line_number, reason)`` per bad line;
+    ``transitions`` counts the supersession links written, by kind."""
 
     lines: int = 0
     imported: int = 0
@@ -42,6 +49,7 @@ class ImportReport:
     rejected: list[tuple[int, str]] = field(default_factory=list)
     embed_seconds: float = 0.0
     store_seconds: float = 0.0
+    transitions: Counter[str] = field(default_factory=Counter)
 
 
 def _snake(text: str) -> str:
@@ -118,10 +126,15 @@ class Ingestor:
     """Writes fact records of one store, chunk by chunk, in ``observed_at`` order."""
 
     def __init__(self, store: GraphStore, embedder: LocalEmbedder,
-                 graphiti_for: Callable[[str], Graphiti]) -> None:
+                 graphiti_for: Callable[[str], Graphiti],
+                 policy: PolicyTable | None = None, *,
+                 classifier: AsyncFactClassifier | None = None) -> None:
         self.store = store
         self.embedder = embedder
         self.graphiti_for = graphiti_for
+        #: None: the offline rules classifier.
+        self.classifier = classifier
+        self.policy = policy or PolicyTable.default()
 
     async def ingest(self, facts: Sequence[FactRecord], report: ImportReport,
                      progress: Progress | None = None) -> None:
@@ -158,8 +171,8 @@ class Ingestor:
         overlays: list[FactOverlay] = []
         entity_names: dict[str, str] = {}
         endpoints: list[tuple[str, str]] = []
-        for record in fresh:
-            verdict = classify_fact(record.fact, record.observed_at)
+        verdicts = await self.classify(fresh)
+        for record, verdict in zip(fresh, verdicts, strict=True):
             overlay = overlay_for(record, stable_uuid(group_id, "fact", record.id), verdict)
             overlays.append(overlay)
             subject = record.subject or "user"
@@ -201,12 +214,21 @@ class Ingestor:
                 fresh, overlays, endpoints, fact_vectors, strict=True)
         ]
         await graphiti.edges.entity.save_bulk(edges)
-        await self.write_overlays(group_id, overlays)
+        outcome = await self.write_overlays(group_id, overlays)
         report.store_seconds += time.perf_counter() - started
         report.imported += len(fresh)
+        report.transitions.update(outcome.transitions)
 
-    async def write_overlays(self, group_id: str, overlays: Sequence[FactOverlay]) -> None:
-        """Write canonical state, then re-apply the mirror (Graphiti may have rewritten it)."""
-        await self.store.run("upsert_overlay", group_id, rows=[o.to_row() for o in overlays])
-        await self.store.run("apply_mirror", group_id,
-                             edge_uuids=[o.edge_uuid for o in overlays])
+    async def classify(self, records: Sequence[FactRecord]) -> list[Classification]:
+        """Each record's classification: the LLM classifier when set, else the rules."""
+        if self.classifier is None:
+            return [classify_fact(r.fact, r.observed_at) for r in records]
+        return await self.classifier.classify_batch([r.fact for r in records],
+                                                    [r.observed_at for r in records])
+
+    async def write_overlays(self, group_id: str, overlays: Sequence[FactOverlay]
+                             ) -> LifecycleOutcome:
+        """Write new facts (their edges already saved) with the transitions they cause and
+        the mirror, atomically (Graphiti may have rewritten the mirror meanwhile)."""
+        return await apply_transitions(self.store, group_id, overlays,
+                                       self.policy.for_group(group_id))

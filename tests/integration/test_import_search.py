@@ -37,7 +37,8 @@ async def test_import_then_search_returns_the_fact_with_lifecycle_fields(
     assert top.uuid == stable_uuid(group_id, "fact", "f-3")
     assert all(h.score <= top.score for h in hits)
 
-    dentist = await fr.search("dentist appointment", group_id)
+    dentist = await fr.search("dentist appointment", group_id,
+                             now=datetime(2025, 4, 20, tzinfo=UTC))
     assert dentist[0].source_id == "f-4"
     assert dentist[0].event_time == datetime(2025, 4, 29, 15, tzinfo=UTC)
 

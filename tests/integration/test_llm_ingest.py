@@ -114,7 +114,12 @@ async def test_llm_messages_are_annotated_after_add_episode(
     assert row["r"]["fr_source_id"] == f"m2#{boston}"
     row = await edge_row(fr, group_id, denver)
     assert row["r"]["invalid_at"] is not None and row["r"]["expired_at"] is not None
-    assert mirror(row) == denver_mirror  # intact after Graphiti's re-save
+    # Graphiti's invalidation is lifecycle evidence: Denver is superseded from Graphiti's
+    # invalid_at on; the rest of its mirror is intact after Graphiti's re-save.
+    assert row["f"]["state"] == "superseded"
+    assert mirror(row) == {**denver_mirror, "fr_state": "superseded",
+                           "fr_valid_to": "2025-06-01T10:00:00Z",
+                           "fr_revision": denver_mirror["fr_revision"] + 1}
     # Graphiti read the mirror back as attributes and wrote it again with the invalidation.
     assert before_remirror[denver] == denver_mirror
 
@@ -139,9 +144,11 @@ async def test_llm_messages_are_annotated_after_add_episode(
     by_uuid = {e.uuid: e for e in found}
     assert {denver, boston} <= set(by_uuid)
     assert by_uuid[boston].attributes["fr_category"] == "identity"
-    # ... and so does fr-graph's.
+    # ... and so does fr-graph's: the current answer only, the old one for history.
     hits = await fr.search("where do I live", group_id)
-    assert {h.uuid for h in hits} >= {denver, boston}
+    assert [h.uuid for h in hits] == [boston]
+    history = await fr.search("where did I live before I moved?", group_id)
+    assert denver in {h.uuid for h in history}
 
     # The requests came through the real OpenAIGenericClient over HTTP.
     assert fake.requests, "the fake LLM server was never called"

@@ -128,7 +128,8 @@ def test_instruction_that_states_a_preference_keeps_its_category() -> None:
 
 @pytest.mark.parametrize(
     ("text", "expected"),
-    [("rent is $950/mo", True), ("I have two kids", True), ("flight at 6am", False), ("dentist on June 12", False), ("born in 1985", False),
+    [("rent is $950/mo", True), ("I have two kids", True), ("flight at 6am", False),
+     ("dentist on June 12", False), ("born in 1985", False),
      ("paid off my student loans", False), ("we got a second cat", False),
      ("I go twice a week", False), ("I make about 85k", True)],
 )

@@ -1,0 +1,463 @@
+"""Lifecycle transitions for facts entering a group: import, ``add_episode`` and backfill.
+
+A batch of new overlays goes through four steps, all in :func:`apply_transitions`:
+
+1. **Load** (one query, ``lifecycle_facts``): the stored facts that share a slot with the
+   batch, the slots above each key (a stored retraction of ``user|trip`` acts on a late
+   ``user|trip|hotel``) and the slots under it (a new retraction of ``user|trip`` acts on
+   them).
+2. **Decide** (pure, :class:`Planner`): the core's :func:`~fr_graph.core.supersession.decide`
+   for each new fact in ``observed_at`` order, each decided fact fed forward to the next.
+   An older fact imported after a newer one is judged as the earlier fact of the pair, so it
+   never supersedes the newer one and may enter non-active.
+3. **Retract by meaning** (``retraction_candidates``, only when needed): a retraction whose
+   slot holds no earlier statement looks for the plan it cancels among the facts of its
+   subject entity (:func:`select_retraction_targets`; deliberately conservative).
+4. **Write** (one atomic query, ``apply_lifecycle``): new FrFacts, state changes, one
+   ``FR_SUPERSEDES {kind, confidence, at, reason}`` edge per transition (newer -> older,
+   MERGEd, so re-runs never duplicate), Graphiti's ``invalid_at`` on hard-superseded edges
+   and the ``fr_*`` mirror of everything touched. Either all of a batch is written or none
+   of it: a re-run after a crash finds the same stored states and makes the same decisions.
+
+Mapping to Graphiti's validity fields, both directions (so a plain Graphiti reader and
+fr-graph agree on what is current):
+
+- fr-graph -> Graphiti. When fact N hard-supersedes, retracts or completes an older fact
+  (not for soft links: both stay valid), the older edge gets ``invalid_at := N.observed_at``
+  (the world time of the change) and ``expired_at := now``, each only if unset: what
+  Graphiti's own contradiction handling writes.
+- Graphiti -> fr-graph (:func:`graphiti_evidence`, on backfill and after ``add_episode``).
+  ``invalid_at <= now``, or ``expired_at`` set without ``invalid_at``: Graphiti (its LLM)
+  judged the fact contradicted or ended, so it is ``superseded`` with
+  ``valid_to := invalid_at``, and ``link_graphiti_invalidations`` links it from the fact
+  whose edge shares an endpoint and has ``valid_at == invalid_at``. ``invalid_at`` in the
+  future: still ``active``, with ``valid_to := invalid_at`` (the reranker closes it then).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Final
+
+from fr_graph.core.lifecycle import LifecycleState, Marker
+from fr_graph.core.ontology import Category
+from fr_graph.core.policy import PolicyTable
+from fr_graph.core.supersession import (
+    SlotFact,
+    Transition,
+    TransitionKind,
+    decide,
+    in_scope,
+)
+from fr_graph.overlay import FactOverlay, from_iso, to_iso
+from fr_graph.stores.base import GraphStore
+
+#: Categories whose facts are plans a retraction can call off by meaning alone.
+PLAN_CATEGORIES: Final = frozenset({Category.PROJECTS, Category.OBLIGATIONS,
+                                    Category.LOGISTICAL})
+#: e5-small puts unrelated personal facts at cosine ~0.80-0.85 and a plan and its
+#: cancellation at ~0.86-0.91 ("cancelled the trip to Tokyo" / "planning a trip to Tokyo"
+#: 0.89, / "planning a trip to Lisbon" 0.83). Below this, no semantic retraction.
+RETRACTION_MIN_COSINE: Final = 0.86
+#: Only targets within this of the best match are taken (a plan's facts score alike; an
+#: unrelated plan sharing a generic word scores lower).
+RETRACTION_MARGIN: Final = 0.03
+
+_RANK: Final = {LifecycleState.ACTIVE: 0, LifecycleState.SUPERSEDED: 1,
+                LifecycleState.RETRACTED: 2}
+_WORD = re.compile(r"[a-z0-9]+")
+# Words that say *that* something is a plan or is off, not *which* plan it is.
+_GENERIC_WORDS: Final = frozenset((
+    "the", "and", "for", "with", "from", "that", "this", "about", "after", "all", "any", "not",
+    "now", "off", "our", "out", "its", "his", "her", "their", "they", "them", "was", "were",
+    "are", "has", "have", "had", "will", "would", "can", "could", "should", "been", "being",
+    "user", "plan", "plans", "planned", "planning", "going", "want", "wants", "wanted", "decided",
+    "decide", "cancel", "cancels", "cancelled", "canceled", "cancelling", "canceling", "call",
+    "called", "calling", "scrap", "scrapped", "scrapping", "drop", "dropped", "dropping",
+    "longer", "anymore", "dead", "never", "instead", "thing", "idea", "back", "backed", "abandon",
+    "abandoned", "gave", "give", "giving", "retract", "retracted", "forget", "forgot",
+))
+
+
+def _utc(value: datetime) -> datetime:
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def graphiti_evidence(invalid_at: datetime | None, expired_at: datetime | None,
+                      now: datetime) -> tuple[LifecycleState, datetime | None]:
+    """What Graphiti's validity fields say about a fact (see the module's mapping table).
+
+    Returns:
+        The state the fact is in at least (``active`` when Graphiti says nothing) and its
+        ``valid_to`` (Graphiti's ``invalid_at``, None when unset).
+    """
+    if invalid_at is not None:
+        ends = _utc(invalid_at)
+        return (LifecycleState.SUPERSEDED if ends <= now else LifecycleState.ACTIVE), ends
+    if expired_at is not None:
+        return LifecycleState.SUPERSEDED, None
+    return LifecycleState.ACTIVE, None
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in _WORD.findall(text.lower()) if len(w) >= 3} - _GENERIC_WORDS
+
+
+@dataclass(frozen=True, slots=True)
+class RetractionCandidate:
+    """A fact a retraction may call off: its id, text and cosine to the retraction."""
+
+    id: str
+    fact: str
+    score: float
+
+
+def select_retraction_targets(retraction: str, candidates: Sequence[RetractionCandidate]
+                              ) -> list[RetractionCandidate]:
+    """The facts a retraction calls off by meaning alone (pure; best first).
+
+    ``candidates`` must already be eligible (active plan facts of the retraction's subject,
+    stated before it). A target needs cosine >= :data:`RETRACTION_MIN_COSINE`, a specific word
+    in common with the retraction (a name or a noun, not "plan" or "cancel"), and a score
+    within :data:`RETRACTION_MARGIN` of the best such candidate. When in doubt, nothing.
+    """
+    words = _words(retraction)
+    close = [c for c in candidates
+             if c.score >= RETRACTION_MIN_COSINE and words & _words(c.fact)]
+    if not close:
+        return []
+    best = max(c.score for c in close)
+    return sorted((c for c in close if c.score >= best - RETRACTION_MARGIN),
+                  key=lambda c: (-c.score, c.id))
+
+
+@dataclass(slots=True)
+class _Fact:
+    """One fact's lifecycle view while a batch is planned (stored or new)."""
+
+    id: str
+    slot_key: str | None
+    category: Category
+    marker: Marker
+    observed_at: str | None
+    confidence: float
+    state: LifecycleState
+    ambiguous: bool
+    valid_to: str | None
+    overlay: FactOverlay | None = None  # set for the batch's new facts
+    changed: bool = False
+    observed: datetime | None = field(init=False)  # observed_at, parsed once
+
+    def __post_init__(self) -> None:
+        self.observed = from_iso(self.observed_at)
+
+    @classmethod
+    def stored(cls, row: Mapping[str, Any]) -> _Fact:
+        return cls(
+            id=row["edge_uuid"], slot_key=row.get("slot_key"),
+            category=Category(row.get("category") or Category.OTHER),
+            marker=Marker(row.get("marker") or Marker.ASSERTION),
+            observed_at=row.get("observed_at"),
+            confidence=float(row.get("confidence") or 0.0),
+            state=LifecycleState(row.get("state") or LifecycleState.ACTIVE),
+            ambiguous=bool(row.get("ambiguous")), valid_to=row.get("valid_to"),
+        )
+
+    @classmethod
+    def new(cls, overlay: FactOverlay) -> _Fact:
+        return cls(
+            id=overlay.edge_uuid, slot_key=overlay.slot_key, category=overlay.category,
+            marker=overlay.marker, observed_at=overlay.observed_at,
+            confidence=overlay.confidence, state=overlay.state, ambiguous=overlay.ambiguous,
+            valid_to=overlay.valid_to, overlay=overlay,
+        )
+
+    def slot(self) -> SlotFact | None:
+        if not self.slot_key or self.observed is None:
+            return None  # facts without a slot take no part in slot decisions
+        return SlotFact(self.id, self.slot_key, self.category, self.marker, self.observed,
+                        min(1.0, max(0.0, self.confidence)), self.state)
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """One ``FR_SUPERSEDES`` edge: ``newer`` acted on ``older``."""
+
+    newer: str
+    older: str
+    kind: TransitionKind
+    confidence: float
+    at: str
+    reason: str
+
+    def to_row(self) -> dict[str, Any]:
+        return {"newer": self.newer, "older": self.older, "kind": str(self.kind),
+                "confidence": self.confidence, "at": self.at, "reason": self.reason}
+
+
+@dataclass(slots=True)
+class LifecycleOutcome:
+    """What one batch did. ``transitions`` counts links by kind (supersede, soft, ...)."""
+
+    created: int = 0
+    updated: int = 0
+    transitions: Counter[str] = field(default_factory=Counter)
+    graphiti_invalidated: int = 0
+
+
+class Planner:
+    """Decides a batch against the stored facts it can interact with (pure, no I/O).
+
+    Example:
+        >>> planner = Planner(PolicyTable.default(), stored_rows)      # doctest: +SKIP
+        >>> planner.add(new_overlays)
+        >>> planner.retract(retraction_id, targets)
+        >>> params = planner.write_params()
+    """
+
+    def __init__(self, policy: PolicyTable, stored: Iterable[Mapping[str, Any]] = ()) -> None:
+        self.policy = policy
+        self.facts: dict[str, _Fact] = {}
+        self._by_key: dict[str, list[str]] = {}
+        self.links: dict[tuple[str, str], Link] = {}
+        self.invalidations: dict[str, datetime] = {}
+        self._slot_matched: set[str] = set()  # new retractions with statements in scope
+        for row in stored:
+            self._index(_Fact.stored(row))
+
+    def _index(self, fact: _Fact) -> None:
+        self.facts[fact.id] = fact
+        if fact.slot_key:
+            self._by_key.setdefault(fact.slot_key, []).append(fact.id)
+
+    def _related(self, key: str) -> list[_Fact]:
+        """Facts in ``key``'s slot, the slots above it and the slots under it."""
+        parts = key.split("|")
+        keys = {"|".join(parts[:n]) for n in range(1, len(parts) + 1)}
+        keys.update(k for k in self._by_key if k.startswith(key + "|"))
+        return [self.facts[i] for k in keys for i in self._by_key.get(k, ())]
+
+    def apply_evidence(self, fact_id: str, state: LifecycleState,
+                       valid_to: datetime | None) -> None:
+        """Raise a fact to what Graphiti's own fields say (never lowers a state)."""
+        fact = self.facts.get(fact_id)
+        if fact is None:
+            return
+        if _RANK.get(state, 0) > _RANK.get(fact.state, 3):
+            fact.state, fact.changed = state, True
+        if valid_to is not None and fact.valid_to is None:
+            fact.valid_to, fact.changed = to_iso(valid_to), True
+
+    def add(self, overlays: Iterable[FactOverlay]) -> None:
+        """Decide each new fact in ``observed_at`` order against everything known so far."""
+        for overlay in sorted(overlays, key=lambda o: (o.observed_at or "", o.edge_uuid)):
+            fact = _Fact.new(overlay)
+            slot = fact.slot()
+            if slot is not None:
+                related = self._related(slot.slot_key)
+                key = (fact.observed_at or "", fact.id)
+                if fact.marker is Marker.RETRACTION and any(
+                        f.marker is not Marker.RETRACTION and (f.observed_at or "", f.id) < key
+                        and in_scope(f.slot_key or "", slot.slot_key) for f in related):
+                    self._slot_matched.add(fact.id)
+                # decide() only moves states up and soft-links active facts, so an earlier
+                # fact already past what this one could do is left out: a long slot history
+                # costs its active part, not its length.
+                reach = _RANK[LifecycleState.SUPERSEDED] if fact.marker is Marker.RETRACTION \
+                    else _RANK[LifecycleState.ACTIVE]
+                existing = [f.slot() for f in related
+                            if _RANK.get(f.state, 3) <= reach
+                            or (f.observed_at or "", f.id) > key]
+                self.facts[fact.id] = fact  # transitions may act on the new fact itself
+                steps = decide([s for s in existing if s is not None], slot, self.policy)
+                # A soft statement is linked to the latest value it competes with only: the
+                # older ones are chained to that one already, so soft links grow with a
+                # slot's history, not with its square (all of them are flagged ambiguous).
+                latest_soft = max(
+                    (s for s in steps if s.kind is TransitionKind.SOFT and s.to_id == fact.id),
+                    key=lambda s: (self.facts[s.from_id].observed_at or "", s.from_id),
+                    default=None)
+                for step in steps:
+                    self._apply(step, link=step.kind is not TransitionKind.SOFT
+                                or step.to_id != fact.id or step is latest_soft)
+            self._index(fact)
+
+    def _apply(self, step: Transition, *, link: bool = True) -> None:
+        older = self.facts[step.from_id]
+        acting = self.facts[step.to_id] if step.to_id else None
+        if step.kind is TransitionKind.SOFT:
+            for fact in (older, acting):
+                if fact is not None and not fact.ambiguous:
+                    fact.ambiguous, fact.changed = True, True
+        elif _RANK[step.new_state] > _RANK.get(older.state, 3):  # superseded or retracted
+            older.state, older.changed = step.new_state, True
+            if older.valid_to is None:
+                older.valid_to = to_iso(step.at)
+            self.invalidations.setdefault(older.id, step.at)
+        if link and step.to_id is not None:
+            self.links[(step.to_id, step.from_id)] = Link(
+                step.to_id, step.from_id, step.kind, step.confidence, to_iso(step.at) or "",
+                step.reason)
+
+    # -- retraction by meaning ----------------------------------------------------------
+
+    def unmatched_retractions(self) -> list[str]:
+        """New retractions whose slot key found no statement to act on, in any state (a
+        plan already called off by slot key is not looked for again by meaning)."""
+        return [f.id for f in self.facts.values()
+                if f.overlay is not None and f.marker is Marker.RETRACTION
+                and f.id not in self._slot_matched]
+
+    def eligible_target(self, retraction_id: str, fact_id: str, row: Mapping[str, Any]
+                        ) -> bool:
+        """An active, non-retraction plan fact stated before the retraction.
+
+        Known facts are judged on their current (planned) state; others on the stored
+        overlay fields in ``row``; facts with no overlay at all are never targets.
+        """
+        known = self.facts.get(fact_id)
+        if known is None:
+            if row.get("state") is None:
+                return False
+            known = _Fact.stored({**row, "edge_uuid": fact_id})
+            self._index(known)
+        retraction = self.facts[retraction_id]
+        return (known.state is LifecycleState.ACTIVE and known.category in PLAN_CATEGORIES
+                and known.marker is not Marker.RETRACTION
+                and (known.observed_at or "") < (retraction.observed_at or ""))
+
+    def retract(self, retraction_id: str, targets: Sequence[RetractionCandidate]) -> None:
+        """Record a semantic retraction of ``targets`` (see :func:`select_retraction_targets`).
+
+        Like a slot-key retraction it needs the policy's explicit-marker confidence;
+        below it, the pair is a soft (ambiguous) link.
+        """
+        retraction = self.facts[retraction_id]
+        at = from_iso(retraction.observed_at) or datetime.now(UTC)
+        hard = retraction.confidence >= self.policy.explicit_marker_threshold
+        for target in targets:
+            self._apply(Transition(
+                from_id=target.id, to_id=retraction_id,
+                new_state=LifecycleState.RETRACTED if hard else LifecycleState.ACTIVE,
+                kind=TransitionKind.RETRACT if hard else TransitionKind.SOFT,
+                confidence=retraction.confidence, at=at,
+                reason=(f"retraction matched by meaning (cosine {target.score:.2f}), "
+                        f"confidence {retraction.confidence:.2f}"
+                        + ("" if hard else ": both kept, ambiguous")),
+            ))
+
+    # -- output -------------------------------------------------------------------------
+
+    def outcome(self) -> LifecycleOutcome:
+        return LifecycleOutcome(
+            created=sum(f.overlay is not None for f in self.facts.values()),
+            updated=sum(f.overlay is None and f.changed for f in self.facts.values()),
+            transitions=Counter(str(link.kind) for link in self.links.values()),
+            graphiti_invalidated=len(self.invalidations),
+        )
+
+    def write_params(self, now: datetime) -> dict[str, Any]:
+        """Parameters of ``apply_lifecycle`` for everything decided so far."""
+        overlays: list[dict[str, Any]] = []
+        updates: list[dict[str, Any]] = []
+        for fact in self.facts.values():
+            if fact.overlay is not None:
+                fact.overlay.state = fact.state
+                fact.overlay.ambiguous = fact.ambiguous
+                fact.overlay.valid_to = fact.valid_to
+                overlays.append(fact.overlay.to_row())
+            elif fact.changed:
+                updates.append({"edge_uuid": fact.id, "state": str(fact.state),
+                                "ambiguous": fact.ambiguous, "valid_to": fact.valid_to})
+        return {
+            "overlays": overlays,
+            "updates": updates,
+            "links": [link.to_row() for link in self.links.values()],
+            "invalidations": [{"edge_uuid": uuid, "invalid_at": at}
+                              for uuid, at in self.invalidations.items()],
+            "now": now,
+            "mirror": [row["edge_uuid"] for row in overlays + updates],
+        }
+
+
+def _load_params(group_id: str, overlays: Sequence[FactOverlay],
+                 edge_uuids: Iterable[str]) -> dict[str, Any]:
+    keys: set[str] = set()
+    prefixes: set[str] = set()
+    for overlay in overlays:
+        if not overlay.slot_key:
+            continue
+        parts = overlay.slot_key.split("|")
+        keys.update("|".join(parts[:n]) for n in range(1, len(parts) + 1))
+        prefixes.add(overlay.slot_key + "|")
+    return {"group_id": group_id, "keys": sorted(keys), "prefixes": sorted(prefixes),
+            "edge_uuids": sorted(set(edge_uuids))}
+
+
+async def apply_transitions(
+    store: GraphStore, group_id: str, overlays: Sequence[FactOverlay], policy: PolicyTable,
+    *, evidence: Mapping[str, tuple[LifecycleState, datetime | None]] | None = None,
+    now: datetime | None = None,
+) -> LifecycleOutcome:
+    """Write ``overlays`` (new facts whose Graphiti edges are already saved) with every
+    lifecycle transition they cause, in at most three round trips (see the module doc).
+
+    Args:
+        store: the group's store.
+        group_id: the group all overlays belong to.
+        overlays: the new facts; their state, ``ambiguous`` and ``valid_to`` are updated in
+            place to what was decided.
+        policy: the group's policy table (thresholds).
+        evidence: stored facts Graphiti invalidated, ``edge_uuid -> (state, valid_to)`` from
+            :func:`graphiti_evidence`; applied before any decision.
+        now: the wall-clock time written as Graphiti's ``expired_at``.
+    """
+    now = now or datetime.now(UTC)
+    evidence = evidence or {}
+    params = _load_params(group_id, overlays, evidence)
+    stored: list[dict[str, Any]] = []
+    if params["keys"] or params["edge_uuids"]:
+        stored = await store.run("lifecycle_facts", group_id, **params)
+    planner = Planner(policy, stored)
+    for uuid, (state, valid_to) in evidence.items():
+        planner.apply_evidence(uuid, state, valid_to)
+    planner.add(overlays)
+
+    probes = planner.unmatched_retractions()
+    if probes:
+        rows = await store.run("retraction_candidates", group_id, group_id=group_id,
+                               probes=probes, min_cosine=RETRACTION_MIN_COSINE,
+                               categories=sorted(str(c) for c in PLAN_CATEGORIES))
+        by_probe: dict[str, tuple[str, list[RetractionCandidate]]] = {}
+        for row in rows:
+            text, found = by_probe.setdefault(row["probe"], (row["probe_fact"] or "", []))
+            if planner.eligible_target(row["probe"], row["uuid"], row):
+                found.append(RetractionCandidate(row["uuid"], row["fact"] or "",
+                                                 float(row["score"])))
+        for probe, (text, found) in sorted(by_probe.items()):
+            planner.retract(probe, select_retraction_targets(text, found))
+
+    write = planner.write_params(now)
+    if write["overlays"] or write["updates"] or write["links"]:
+        await store.run("apply_lifecycle", group_id, **write)
+    return planner.outcome()
+
+
+async def apply_graphiti_evidence(
+    store: GraphStore, group_id: str,
+    evidence: Mapping[str, tuple[LifecycleState, datetime | None]], now: datetime,
+) -> LifecycleOutcome:
+    """Raise stored facts to what Graphiti's validity fields say (no slot decisions, so the
+    policy plays no part). ``evidence`` as in :func:`apply_transitions`."""
+    return await apply_transitions(store, group_id, [], PolicyTable.default(),
+                                   evidence=evidence, now=now)
+
+
+async def link_graphiti_invalidations(store: GraphStore, group_id: str) -> int:
+    """Link facts Graphiti invalidated to the fact that did it (idempotent; group-wide)."""
+    rows = await store.run("link_graphiti_invalidations", group_id, group_id=group_id)
+    return len(rows)

@@ -1,0 +1,290 @@
+"""Lifecycle planning without a store: the Planner, the Graphiti mapping, semantic
+retraction, and the exact queries apply_transitions runs (a recording fake store)."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fr_graph import cypher
+from fr_graph.core.lifecycle import LifecycleState, Marker
+from fr_graph.core.ontology import Category
+from fr_graph.core.policy import PolicyTable
+from fr_graph.core.supersession import SlotFact, replay
+from fr_graph.overlay import MIRRORED_FIELDS, FactOverlay, to_iso
+from fr_graph.pipeline.lifecycle import (
+    RETRACTION_MIN_COSINE,
+    Planner,
+    RetractionCandidate,
+    apply_transitions,
+    graphiti_evidence,
+    select_retraction_targets,
+)
+
+S = LifecycleState
+POLICY = PolicyTable.default()
+T0 = datetime(2025, 1, 1, tzinfo=UTC)
+
+
+def at(days: int) -> datetime:
+    return T0 + timedelta(days=days)
+
+
+def new(uuid: str, key: str | None, days: int, *, marker: Marker = Marker.ASSERTION,
+        category: Category = Category.PREFERENCES, confidence: float = 0.9) -> FactOverlay:
+    return FactOverlay(edge_uuid=uuid, group_id="g", category=category, slot_key=key,
+                       marker=marker, observed_at=to_iso(at(days)), confidence=confidence)
+
+
+def stored(uuid: str, key: str, days: int, *, state: S = S.ACTIVE,
+           marker: Marker = Marker.ASSERTION, category: Category = Category.PREFERENCES,
+           confidence: float = 0.9) -> dict[str, Any]:
+    return {"edge_uuid": uuid, "slot_key": key, "category": str(category),
+            "marker": str(marker), "observed_at": to_iso(at(days)), "confidence": confidence,
+            "state": str(state), "ambiguous": False, "valid_to": None}
+
+
+def links(planner: Planner) -> set[tuple[str, str, str]]:
+    return {(link.newer, link.older, str(link.kind)) for link in planner.links.values()}
+
+
+def test_apply_lifecycle_mirrors_every_field_like_apply_mirror() -> None:
+    def mirrored(name: str) -> set[str]:
+        pairs = re.findall(r"r\.fr_(\w+) = f\.(\w+)", cypher.load(name, "neo4j"))
+        assert all(a == b for a, b in pairs), pairs
+        return {a for a, _ in pairs}
+
+    expected = {*MIRRORED_FIELDS, "revision"}
+    assert mirrored("apply_lifecycle") == expected == mirrored("apply_mirror")
+
+
+def test_graphiti_evidence_maps_both_validity_fields() -> None:
+    now = at(100)
+    assert graphiti_evidence(None, None, now) == (S.ACTIVE, None)
+    assert graphiti_evidence(at(10), at(11), now) == (S.SUPERSEDED, at(10))
+    assert graphiti_evidence(at(200), at(11), now) == (S.ACTIVE, at(200))  # ends later
+    assert graphiti_evidence(None, at(11), now) == (S.SUPERSEDED, None)
+    naive = datetime(2025, 1, 11)
+    assert graphiti_evidence(naive, None, now) == (S.SUPERSEDED, at(10))
+
+
+def test_confident_replacement_supersedes_links_and_invalidates() -> None:
+    planner = Planner(POLICY, [stored("pizza", "user|food", 1)])
+    sushi = new("sushi", "user|food", 5)
+    planner.add([sushi])
+    assert links(planner) == {("sushi", "pizza", "supersede")}
+    assert planner.invalidations == {"pizza": at(5)}
+    params = planner.write_params(at(9))
+    assert params["updates"] == [{"edge_uuid": "pizza", "state": "superseded",
+                                  "ambiguous": False, "valid_to": to_iso(at(5))}]
+    assert [row["edge_uuid"] for row in params["overlays"]] == ["sushi"]
+    assert params["overlays"][0]["state"] == "active"
+    assert params["mirror"] == ["sushi", "pizza"]
+    [link] = params["links"]
+    assert (link["kind"], link["confidence"], link["at"]) == ("supersede", 0.9, to_iso(at(5)))
+    assert "0.90 >= 0.80" in link["reason"]
+    assert params["invalidations"] == [{"edge_uuid": "pizza", "invalid_at": at(5)}]
+
+
+def test_tentative_statement_is_a_soft_link_flagging_both() -> None:
+    planner = Planner(POLICY, [stored("ist", "user|city", 1, category=Category.IDENTITY,
+                                      confidence=0.97)])
+    london = new("lon", "user|city", 5, marker=Marker.TENTATIVE, category=Category.IDENTITY)
+    planner.add([london])
+    assert links(planner) == {("lon", "ist", "soft")}
+    assert planner.invalidations == {}
+    params = planner.write_params(at(9))
+    assert params["updates"] == [{"edge_uuid": "ist", "state": "active", "ambiguous": True,
+                                  "valid_to": None}]
+    assert params["overlays"][0]["ambiguous"] is True
+
+
+def test_soft_links_chain_so_they_grow_linearly_with_a_slot() -> None:
+    planner = Planner(POLICY)
+    planner.add([new(f"v{i}", "user|city", i, category=Category.IDENTITY, confidence=0.7)
+                 for i in range(6)])
+    assert links(planner) == {(f"v{i}", f"v{i - 1}", "soft") for i in range(1, 6)}
+    overlays = planner.write_params(at(9))["overlays"]
+    assert all(row["state"] == "active" and row["ambiguous"] for row in overlays)
+
+
+def test_an_older_fact_arriving_late_never_supersedes_the_newer() -> None:
+    planner = Planner(POLICY, [stored("rent-1100", "user|rent", 30,
+                                      category=Category.FINANCIAL)])
+    late = new("rent-950", "user|rent", 1, category=Category.FINANCIAL)
+    planner.add([late])
+    assert links(planner) == {("rent-1100", "rent-950", "supersede")}
+    assert planner.invalidations == {"rent-950": at(30)}
+    params = planner.write_params(at(40))
+    assert params["updates"] == []  # the newer fact is untouched
+    assert params["overlays"][0]["state"] == "superseded"
+    assert "arrived after the newer fact" in params["links"][0]["reason"]
+
+
+def test_a_batch_is_decided_in_time_order_whatever_its_order() -> None:
+    planner = Planner(POLICY)
+    planner.add([new("c", "user|coffee", 3), new("a", "user|coffee", 1),
+                 new("b", "user|coffee", 2)])
+    states = {row["edge_uuid"]: row["state"] for row in planner.write_params(at(9))["overlays"]}
+    assert states == {"a": "superseded", "b": "superseded", "c": "active"}
+    assert links(planner) == {("b", "a", "supersede"), ("c", "b", "supersede")}
+
+
+def test_retraction_takes_the_plan_and_the_slots_under_it() -> None:
+    planner = Planner(POLICY, [
+        stored("trip", "user|trip:tokyo", 1, category=Category.LOGISTICAL),
+        stored("hotel", "user|trip:tokyo|hotel", 2, category=Category.LOGISTICAL),
+        stored("other", "user|trip:lisbon", 2, category=Category.LOGISTICAL),
+    ])
+    planner.add([new("off", "user|trip:tokyo", 5, marker=Marker.RETRACTION,
+                     category=Category.LOGISTICAL)])
+    assert links(planner) == {("off", "trip", "retract"), ("off", "hotel", "retract")}
+    assert set(planner.invalidations) == {"trip", "hotel"}
+    assert planner.unmatched_retractions() == []
+
+
+def test_only_retractions_with_nothing_in_their_slot_are_matched_by_meaning() -> None:
+    planner = Planner(POLICY, [
+        stored("trip", "user|trip:tokyo", 1, state=S.RETRACTED),
+        stored("off", "user|trip:tokyo", 2, marker=Marker.RETRACTION),
+        stored("parent", "user", 1),
+    ])
+    planner.add([new("again", "user|trip:tokyo", 5, marker=Marker.RETRACTION),
+                 new("lonely", "user|vacation", 5, marker=Marker.RETRACTION)])
+    assert planner.unmatched_retractions() == ["lonely"]
+
+
+def test_a_stored_retraction_catches_a_late_fact_under_its_slot() -> None:
+    planner = Planner(POLICY, [stored("off", "user|trip:tokyo", 5, marker=Marker.RETRACTION,
+                                      category=Category.LOGISTICAL)])
+    planner.add([new("hotel", "user|trip:tokyo|hotel", 2, category=Category.LOGISTICAL)])
+    assert planner.write_params(at(9))["overlays"][0]["state"] == "retracted"
+
+
+def test_evidence_raises_but_never_lowers_a_state() -> None:
+    planner = Planner(POLICY, [stored("a", "user|x", 1),
+                               stored("b", "user|y", 1, state=S.RETRACTED)])
+    planner.apply_evidence("a", S.SUPERSEDED, at(3))
+    planner.apply_evidence("b", S.SUPERSEDED, None)
+    planner.apply_evidence("missing", S.SUPERSEDED, None)
+    updates = planner.write_params(at(9))["updates"]
+    assert updates == [{"edge_uuid": "a", "state": "superseded", "ambiguous": False,
+                        "valid_to": to_iso(at(3))}]
+    # A fact Graphiti already superseded is not soft-linked by a weaker newcomer.
+    planner.add([new("a2", "user|x", 5, confidence=0.3)])
+    assert links(planner) == set()
+
+
+def test_semantic_retraction_is_conservative() -> None:
+    text = "User cancelled the trip to Tokyo"
+    tokyo = RetractionCandidate("t", "User is planning a trip to Tokyo in May", 0.89)
+    hotel = RetractionCandidate("h", "User booked a hotel in Tokyo for May", 0.88)
+    lisbon = RetractionCandidate("l", "User is planning a trip to Lisbon in June", 0.83)
+    unrelated = RetractionCandidate("u", "User is writing a novel", 0.95)
+    assert select_retraction_targets(text, [tokyo, hotel, lisbon, unrelated]) == [tokyo, hotel]
+    # A close but clearly weaker match is left alone (margin).
+    strong = RetractionCandidate("s", tokyo.fact, 0.95)
+    far = RetractionCandidate("f", "User is learning Japanese before the Tokyo trip", 0.90)
+    assert select_retraction_targets(text, [strong, far]) == [strong]
+    weak = RetractionCandidate("w", tokyo.fact, RETRACTION_MIN_COSINE - 0.01)
+    assert select_retraction_targets(text, [weak]) == []
+    assert select_retraction_targets("Scrapping it", [tokyo]) == []
+
+
+_HISTORY = st.lists(
+    st.tuples(st.sampled_from(["user|a", "user|a|x", "user|b"]), st.sampled_from(list(Marker)),
+              st.sampled_from([0.5, 0.85, 0.97]), st.integers(0, 20)),
+    min_size=1, max_size=8)
+
+
+@settings(max_examples=150, deadline=None)
+@given(history=_HISTORY, split=st.integers(0, 8), late_first=st.booleans())
+def test_two_batches_in_any_order_end_like_a_replay_in_time_order(
+        history: list[tuple[str, Marker, float, int]], split: int, late_first: bool) -> None:
+    """Whatever is imported first, stored states end as the core's replay says."""
+    facts = [new(f"f{i}", key, day, marker=marker, confidence=confidence)
+             for i, (key, marker, confidence, day) in enumerate(history)]
+    first, second = facts[:split], facts[split:]
+    if late_first:
+        first, second = second, first
+    planner = Planner(POLICY)
+    planner.add(first)
+    rows = planner.write_params(at(30))["overlays"]
+    planner = Planner(POLICY, rows)
+    planner.add(second)
+    got = {f.id: f.state for f in planner.facts.values()}
+    expected = replay(sorted(
+        (SlotFact(f.edge_uuid, f.slot_key or "", f.category, f.marker, at(day),
+                  f.confidence) for f, (_, _, _, day) in zip(facts, history, strict=True)),
+        key=lambda s: (s.observed_at, s.id)), POLICY)
+    assert got == expected
+
+
+class RecordingStore:
+    """Answers named queries from a script and records every call."""
+
+    def __init__(self, answers: dict[str, list[dict[str, Any]]]) -> None:
+        self.answers = answers
+        self.calls: list[tuple[str, dict[str, Any]]] = []
+
+    async def run(self, name: str, group: str, /, **params: Any) -> list[dict[str, Any]]:
+        self.calls.append((name, params))
+        return self.answers.get(name, [])
+
+
+async def test_apply_transitions_loads_once_and_writes_once() -> None:
+    store = RecordingStore({"lifecycle_facts": [stored("old", "user|trip:tokyo|hotel", 1)]})
+    overlays = [new("n1", "user|trip:tokyo", 3), new("n2", None, 4)]
+    outcome = await apply_transitions(store, "g", overlays, POLICY)  # type: ignore[arg-type]
+    assert [name for name, _ in store.calls] == ["lifecycle_facts", "apply_lifecycle"]
+    load = store.calls[0][1]
+    assert load["keys"] == ["user", "user|trip:tokyo"]
+    assert load["prefixes"] == ["user|trip:tokyo|"]
+    assert load["edge_uuids"] == []
+    write = store.calls[1][1]
+    assert {row["edge_uuid"] for row in write["overlays"]} == {"n1", "n2"}
+    assert outcome.created == 2 and outcome.updated == 0
+
+
+async def test_an_unmatched_retraction_asks_for_candidates_by_meaning() -> None:
+    retraction = new("off", "user|vacation", 5, marker=Marker.RETRACTION,
+                     category=Category.LOGISTICAL)
+    candidates = [
+        {"probe": "off", "probe_fact": "User cancelled the trip to Tokyo", "uuid": "trip",
+         "fact": "User is planning a trip to Tokyo", "score": 0.9, "state": "active",
+         "category": "logistical", "marker": "assertion",
+         "observed_at": to_iso(at(1)), "valid_to": None, "ambiguous": False},
+        {"probe": "off", "probe_fact": "User cancelled the trip to Tokyo", "uuid": "pref",
+         "fact": "User loves Tokyo ramen", "score": 0.91, "state": "active",
+         "category": "preferences", "marker": "assertion",
+         "observed_at": to_iso(at(1)), "valid_to": None, "ambiguous": False},
+        {"probe": "off", "probe_fact": "User cancelled the trip to Tokyo", "uuid": "bare",
+         "fact": "User flies to Tokyo", "score": 0.95, "state": None, "category": None,
+         "marker": None, "observed_at": None, "valid_to": None, "ambiguous": None},
+    ]
+    store = RecordingStore({"retraction_candidates": candidates})
+    outcome = await apply_transitions(store, "g", [retraction], POLICY)  # type: ignore[arg-type]
+    assert [name for name, _ in store.calls] == [
+        "lifecycle_facts", "retraction_candidates", "apply_lifecycle"]
+    write = store.calls[-1][1]
+    assert write["updates"] == [{"edge_uuid": "trip", "state": "retracted", "ambiguous": False,
+                                 "valid_to": to_iso(at(5))}]
+    [link] = write["links"]
+    assert (link["newer"], link["older"], link["kind"]) == ("off", "trip", "retract")
+    assert "by meaning" in link["reason"]
+    assert outcome.transitions == {"retract": 1}
+
+
+@pytest.mark.parametrize("confidence, kind", [(0.9, "retract"), (0.5, "soft")])
+async def test_semantic_retraction_needs_the_marker_confidence(confidence: float,
+                                                               kind: str) -> None:
+    planner = Planner(POLICY, [stored("trip", "user|trip", 1, category=Category.PROJECTS)])
+    planner.add([new("off", "user|other", 5, marker=Marker.RETRACTION,
+                     category=Category.PROJECTS, confidence=confidence)])
+    planner.retract("off", [RetractionCandidate("trip", "x", 0.9)])
+    assert links(planner) == {("off", "trip", kind)}
