@@ -6,6 +6,7 @@ CREATE CONSTRAINT fr_fact_edge_uuid IF NOT EXISTS FOR (f:FrFact) REQUIRE f.edge_
 CREATE INDEX fr_fact_group_source IF NOT EXISTS FOR (f:FrFact) ON (f.group_id, f.source_id);
 CREATE INDEX fr_fact_group_slot IF NOT EXISTS FOR (f:FrFact) ON (f.group_id, f.slot_key);
 CREATE INDEX fr_fact_group_state IF NOT EXISTS FOR (f:FrFact) ON (f.group_id, f.state);
+CREATE INDEX fr_fact_group_category IF NOT EXISTS FOR (f:FrFact) ON (f.group_id, f.category);
 CREATE INDEX fr_rel_state IF NOT EXISTS FOR ()-[r:RELATES_TO]-() ON (r.fr_state);
 CREATE INDEX fr_rel_category IF NOT EXISTS FOR ()-[r:RELATES_TO]-() ON (r.fr_category);
 CREATE INDEX fr_rel_slot_key IF NOT EXISTS FOR ()-[r:RELATES_TO]-() ON (r.fr_slot_key);
