@@ -272,7 +272,7 @@ _RETRACTION = _rx(
     r"gave up on", r"plans? (?:is|are|was|were) (?:dead|off)", r"un-?did", r"withdr[ae]w",
 )
 _HISTORICAL = _rx(
-    r"used to", r"did \w+ use to",
+    r"used to", r"did (?:\w+ ){1,3}use to",
     r"before (?:switching|i switched|changing|i changed|moving|i moved)",
     r"change[ds]? from", r"switch(?:ed)? from", r"what did i (?:change|switch)",
     r"previous(?:ly)?", r"former(?:ly)?", r"originally", r"at first", r"no longer",

@@ -32,6 +32,7 @@ S = LifecycleState
     ("What is my favorite food these days?", Intent.CURRENT),
     ("Who is my current manager?", Intent.CURRENT),
     ("What city did I use to live in?", Intent.HISTORICAL),
+    ("What did my rent use to be?", Intent.HISTORICAL),
     ("What did I eat before switching to sushi?", Intent.HISTORICAL),
     ("What did I change my diet from?", Intent.HISTORICAL),
     ("Where did I work previously?", Intent.HISTORICAL),
