@@ -1,0 +1,1 @@
+"""LifecycleBench-style benchmark: a seeded persona generator, a runner and a report."""
