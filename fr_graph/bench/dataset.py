@@ -74,7 +74,8 @@ class GoldFact:
         return self.states[max(index, 0)][1]
 
     def to_record(self, group_id: str, *, gold: bool) -> dict[str, Any]:
-        """A ``fact`` import record; with ``gold`` the metadata rides along, else only text."""
+        """A ``fact`` import record; with ``gold`` the metadata rides along (confidence 1.0),
+        else only the text, so the rules classifier infers everything."""
         record: dict[str, Any] = {"type": "fact", "group_id": group_id, "id": self.id,
                                   "fact": self.text, "observed_at": _iso(self.observed_at)}
         if gold:
@@ -86,6 +87,8 @@ class GoldFact:
             if self.event_time:
                 record["event_time"] = _iso(self.event_time)
             record["marker"] = self.marker.value
+            # Gold annotation is certain: the policy, not extraction doubt, decides.
+            record["confidence"] = 1.0
         return record
 
     def to_json(self) -> dict[str, Any]:
