@@ -98,7 +98,7 @@ def overlay_for(record: FactRecord, edge_uuid: str, verdict: Classification) -> 
         category_weights=[float(weights[c]) for c in ordered],
         slot_key=record.slot_key or verdict.slot_key,
         state=record.state or LifecycleState.ACTIVE,
-        marker=verdict.marker,
+        marker=record.marker or verdict.marker,
         event_time=to_iso(event_time),
         valid_from=to_iso(record.observed_at),
         valid_to=None,

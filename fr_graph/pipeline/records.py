@@ -24,7 +24,7 @@ from pydantic import (
     ValidationError,
 )
 
-from fr_graph.core.lifecycle import LifecycleState
+from fr_graph.core.lifecycle import LifecycleState, Marker
 from fr_graph.core.ontology import Category
 
 MAX_TEXT_CHARS = 10_000
@@ -95,6 +95,8 @@ class FactRecord(BaseModel):
     confidence: Unit | None = None
     strength: Unit | None = None
     state: LifecycleState | None = None
+    #: What the statement does to its slot (assertion, tentative, retraction, completion).
+    marker: Marker | None = None
 
 
 class MessageRecord(BaseModel):
