@@ -124,7 +124,8 @@ class Question:
     """One benchmark question, asked at ``query_time``.
 
     Pass@10 needs at least ``min_support`` of ``support_ids`` in the top 10; any of
-    ``stale_ids`` in the top 5 counts as stale.
+    ``stale_ids`` in the top 5 counts as stale. ``historical`` questions ask what used to be
+    true ("where did I work before X?"), so their support may be superseded facts.
     """
 
     id: str
@@ -137,12 +138,14 @@ class Question:
     family: str
     split: Split
     min_support: int = 1
+    historical: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "persona": self.persona, "attack_vector": self.attack_vector.value,
                 "text": self.text, "query_time": _iso(self.query_time),
                 "support_ids": list(self.support_ids), "stale_ids": list(self.stale_ids),
-                "family": self.family, "split": self.split, "min_support": self.min_support}
+                "family": self.family, "split": self.split, "min_support": self.min_support,
+                "historical": self.historical}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Question:
@@ -150,7 +153,8 @@ class Question:
                    attack_vector=AttackVector(data["attack_vector"]), text=data["text"],
                    query_time=_parse(data["query_time"]),
                    support_ids=tuple(data["support_ids"]), stale_ids=tuple(data["stale_ids"]),
-                   family=data["family"], split=data["split"], min_support=data["min_support"])
+                   family=data["family"], split=data["split"], min_support=data["min_support"],
+                   historical=data.get("historical", False))
 
 
 @dataclass(frozen=True, slots=True)
