@@ -454,6 +454,23 @@ TENTATIVE_PATTERNS: list[str] = [
     r"|\bin two minds\b|\bmulling\b|\bplaying with the idea\b|\btentative\w*\b",
 ]
 
+#: Explicit change of a value ("switched to", "moved to", "no longer", "now"): the
+#: statement itself says the earlier value is over, which App. Z asks of a hard
+#: supersession in accumulate categories ("only an explicit, very confident contradiction").
+CHANGE_PATTERNS: list[str] = [
+    r"\b(?:switched|switching|changed|changing|moved|moving|transferred|converted|went)\s+"
+    r"(?:over\s+)?(?:to|from|into)\b",
+    r"\b(?:no longer|not anymore|any ?more|these days|nowadays|from now on|as of (?:today|now"
+    r"|this \w+))\b",
+    r"\b(?:i|we)(?:'m| am| are)?\s+now\b|\bnow\s+(?:i|we)\b|\b(?:is|are)\s+now\b"
+    r"|\bnow\W*$",
+    r"\b(?:new job|start(?:ed|ing)? (?:a new job |working )?at|joined|joining|left (?:my job"
+    r"|the company|\w+))\b",
+    r"\b(?:instead of|rather than|replaced|replacing|upgraded|downgraded|raised|lowered|went up"
+    r"|went down|increased|decreased|cut (?:back|down))\b",
+    r"\b(?:stopped|quit|gave up|dropped)\b",
+]
+
 #: Emotional loading: affect words and their loading in [0, 1].
 EMOTION_PATTERNS: list[Pattern] = [
     (r"\b(?:devastated|heartbroken|crushed|grief|grieving|traumati\w+|suicidal)\b", 0.8),

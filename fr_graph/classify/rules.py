@@ -49,6 +49,9 @@ OTHER_PRIOR = 0.6
 KEEP_RATIO = 0.34
 #: Evidence below this means "the fact alone is inconclusive" (context is consulted).
 WEAK_EVIDENCE = 1.0
+#: Confidence of an assertion that states a change of its slot's value: above the 0.95
+#: accumulate threshold, so "I moved to Lisbon" hard-supersedes "I live in Berlin".
+EXPLICIT_CHANGE_CONFIDENCE = 0.96
 
 _ORDER: tuple[Category, ...] = tuple(Category)
 
@@ -151,6 +154,7 @@ _RETRACTION_RE = tuple(re.compile(p) for p in lx.RETRACTION_PATTERNS)
 _COMPLETION_RE = tuple(re.compile(p) for p in lx.COMPLETION_PATTERNS)
 _COMPLETION_GUARD_RE = re.compile(lx.COMPLETION_GUARD)
 _TENTATIVE_RE = tuple(re.compile(p) for p in lx.TENTATIVE_PATTERNS)
+_CHANGE_RE = tuple(re.compile(p) for p in lx.CHANGE_PATTERNS)
 _EMOTION_RE = tuple((re.compile(p), w) for p, w in lx.EMOTION_PATTERNS)
 _INSTRUCTION_RE = tuple(re.compile(p) for p in lx.INSTRUCTION_PATTERNS)
 _WORLD_RE = tuple(re.compile(p) for p in lx.WORLD_KNOWLEDGE_PATTERNS)
@@ -200,6 +204,7 @@ class _Evidence:
     world_knowledge: bool
     instruction_like: bool
     emotional_loading: float
+    explicit_change: bool
 
 
 _CLAUSE_BREAK = re.compile(
@@ -267,6 +272,7 @@ def _read(fact: str, observed_at: datetime) -> _Evidence:
         world_knowledge=world,
         instruction_like=instruction_like,
         emotional_loading=_emotion(text, fact),
+        explicit_change=any(p.search(text) for p in _CHANGE_RE),
     )
 
 
@@ -415,17 +421,23 @@ def classify_fact(
     scores = _adjust(ev, observed_at, context if isinstance(context, str) else None)
     weights = _weights(scores)
     category = max(_ORDER, key=lambda c: (weights[c], -_ORDER.index(c)))
+    slot_key = (None if ev.instruction_like and category is Category.OTHER
+                else _slot_key(fact, ev.text, category, ev.world_knowledge))
+    confidence = _confidence(scores, category)
+    if (ev.explicit_change and ev.marker is Marker.ASSERTION and slot_key
+            and category is not Category.OTHER):
+        # A stated change is the explicit contradiction a hard supersession needs.
+        confidence = max(confidence, EXPLICIT_CHANGE_CONFIDENCE)
     return Classification(
         category=category,
         weights=weights,
-        slot_key=None if ev.instruction_like and category is Category.OTHER
-        else _slot_key(fact, ev.text, category, ev.world_knowledge),
+        slot_key=slot_key,
         marker=ev.marker,
         event_time=ev.event_time,
         has_number=ev.has_number,
         world_knowledge=ev.world_knowledge,
         instruction_like=ev.instruction_like,
-        confidence=_confidence(scores, category),
+        confidence=confidence,
         emotional_loading=ev.emotional_loading,
     )
 

@@ -360,3 +360,27 @@ def test_classify_batch_rejects_mismatched_lengths() -> None:
         classifier.classify_batch(["a", "b"], [WED])
     with pytest.raises(InputError):
         classifier.classify_batch(["a"], WED, contexts=[None, None])
+
+
+# --------------------------------------------------------------------------- explicit change
+
+
+@pytest.mark.parametrize("fact", [
+    "I moved to Lisbon", "I left Google and I'm joining Anthropic next month.",
+    "I switched to oat milk", "I'm vegan now", "I don't eat meat anymore",
+    "My rent went up to $1100",
+])
+def test_a_stated_change_is_confident_enough_to_hard_supersede(fact: str) -> None:
+    result = classify_fact(fact, WED)
+    assert result.slot_key is not None
+    assert result.confidence >= 0.95  # the accumulate threshold (App. Z)
+
+
+@pytest.mark.parametrize("fact", ["I live in Berlin", "I work at Google", "I'm vegetarian"])
+def test_a_plain_assertion_stays_below_the_accumulate_threshold(fact: str) -> None:
+    assert classify_fact(fact, WED).confidence < 0.95
+
+
+def test_change_words_do_not_lift_tentative_or_slotless_facts() -> None:
+    assert classify_fact("I might switch to oat milk", WED).confidence < 0.95
+    assert classify_fact("I left my keys at home", WED).confidence < 0.95
