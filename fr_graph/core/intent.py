@@ -311,6 +311,7 @@ _LEXICON: Final[Mapping[Category, re.Pattern[str]]] = {
     Category.IDENTITY: _rx(
         r"name", r"age", r"old am i", r"born", r"birthday", r"nationality", r"citizen\w*",
         r"job", r"work(?:s|ed)? (?:at|as|for)", r"profession", r"occupation", r"career",
+        r"employer", r"employed", r"company", r"workplace", r"(?:do|did) (?:i|we) work",
         r"religio\w+", r"pronouns?", r"who am i", r"identity", r"hometown", r"grew up",
         r"live[sd]?", r"living", r"city", r"country", r"degree", r"graduated", r"myself",
     ),

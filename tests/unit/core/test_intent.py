@@ -105,6 +105,8 @@ def test_event_directions() -> None:
     ("When is my flight?", Category.LOGISTICAL),
     ("What's my favorite cuisine?", Category.PREFERENCES),
     ("How is my thesis project going?", Category.PROJECTS),
+    ("Where do I work?", Category.IDENTITY),
+    ("Who is my employer?", Category.IDENTITY),
 ])
 def test_category_prediction(text: str, first: Category) -> None:
     analysis = analyze_query(text, NOW)
