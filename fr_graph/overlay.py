@@ -74,6 +74,16 @@ class FactOverlay:
     ambiguous: bool = False
     emotional_loading: float = 0.0
     schema_version: int = SCHEMA_VERSION
+    # Retention control (StageMem, fr_graph.core.retention): pinned holds strength at the
+    # pin level; access_count and dependency feed strength growth, evidence_seen is how much
+    # of them strength already absorbed (so maintenance is idempotent); archived_from is the
+    # state an archived fact returns to on restore; settled_at the last maintenance.
+    pinned: bool = False
+    access_count: int = 0
+    dependency: int = 0
+    evidence_seen: int = 0
+    archived_from: str | None = None
+    settled_at: str | None = None
 
     def to_row(self) -> dict[str, Any]:
         """Plain values for a Cypher parameter (enums as their string values)."""

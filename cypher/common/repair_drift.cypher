@@ -29,5 +29,11 @@ SET
     r.fr_ambiguous = f.ambiguous,
     r.fr_emotional_loading = f.emotional_loading,
     r.fr_schema_version = f.schema_version,
+    r.fr_pinned = f.pinned,
+    r.fr_access_count = f.access_count,
+    r.fr_dependency = f.dependency,
+    r.fr_evidence_seen = f.evidence_seen,
+    r.fr_archived_from = f.archived_from,
+    r.fr_settled_at = f.settled_at,
     r.fr_revision = f.revision
 RETURN f.edge_uuid AS edge_uuid

@@ -51,6 +51,9 @@ def explain(ranked: Ranked, row: int) -> list[str]:
                      f"event-time membership (anticipation before, collapse after)")
     if terms["emotion_boost"] > 0.0:
         lines.append(f"  emotional boost {terms['emotion_boost']:.4f} (transient)")
+    if terms.get("strength_protection", 0.0) > 0.0:
+        lines.append(f"  strength protection {terms['strength_protection']:.4f} (durable "
+                     f"premise: activation lifted toward 1 by its strength, StageMem)")
     lines.append(f"  activation a = {terms['activation']:.4f}")
     lines.append(f"  blend {terms['blend']:.4f} = alpha {terms['alpha']:.2f} x a + "
                  f"{1 - terms['alpha']:.2f} x relevance")

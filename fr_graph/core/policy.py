@@ -22,6 +22,12 @@ group (per-user rates, App. B.3) with a ``[groups."<group_id>"]`` table of parti
     [groups."user-42".categories.hobbies]
     lambda_per_hour = 0.002
 
+    [retention]                      # StageMem settlement (fr_graph.core.retention)
+    working_capacity = 200
+
+    [groups."user-42".retention]
+    durable_capacity = 50
+
 The table is validated once; :attr:`PolicyTable.arrays` holds the numpy vectors the reranker
 reads, built on first use.
 """
@@ -42,6 +48,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from fr_graph.core.codes import CATEGORIES, N_CATEGORIES
 from fr_graph.core.ontology import CATEGORY_LABELS, Category
+from fr_graph.core.retention import RetentionOverride, RetentionPolicy
 from fr_graph.errors import ConfigError
 
 SECONDS_PER_HOUR: Final[float] = 3600.0
@@ -244,6 +251,7 @@ class PolicyOverride(BaseModel):
     routing_strength: float | None = Field(default=None, ge=0.0, le=4.0, allow_inf_nan=False)
     uniform_lambda_per_hour: float | None = Field(default=None, gt=0.0, allow_inf_nan=False)
     categories: dict[Category, CategoryOverride] = Field(default_factory=dict)
+    retention: RetentionOverride | None = None
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -298,6 +306,8 @@ class PolicyTable(_Globals):
     categories: dict[Category, CategoryPolicy] = Field(
         default_factory=lambda: dict(DEFAULT_CATEGORY_POLICIES))
     groups: dict[str, PolicyOverride] = Field(default_factory=dict)
+    #: StageMem retention control: settlement thresholds, stage capacities, dynamics.
+    retention: RetentionPolicy = Field(default_factory=RetentionPolicy)
 
     @model_validator(mode="after")
     def _every_category_present(self) -> Self:
@@ -480,6 +490,12 @@ class PolicyTable(_Globals):
             f"routing strength {self.routing_strength:.2f}; "
             f"uniform-decay ablation lambda {arrays.uniform_lambda_per_hour:.5f}/h",
         ]
+        r = self.retention
+        lines.append(
+            f"retention (StageMem): promote to working at c >= {r.working_confidence:.2f}, "
+            f"m >= {r.working_strength:.2f}; to durable at c >= {r.durable_confidence:.2f}, "
+            f"m >= {r.durable_strength:.2f}; capacity transient/working/durable "
+            + "/".join("-" if c is None else str(c) for c in r.capacities))
         if self.groups:
             lines.append(f"group overrides: {', '.join(sorted(self.groups))}")
         return lines
@@ -496,8 +512,12 @@ def _apply(base: PolicyTable, override: PolicyOverride, *, keep_groups: bool = T
     data = base.model_dump()
     if not keep_groups:
         data["groups"] = {}
-    for key, value in override.model_dump(exclude_unset=True, exclude={"categories"}).items():
+    for key, value in override.model_dump(exclude_unset=True,
+                                          exclude={"categories", "retention"}).items():
         data[key] = value
+    if override.retention is not None:
+        data["retention"] = {**data["retention"],
+                             **override.retention.model_dump(exclude_unset=True)}
     for category, partial in override.categories.items():
         row = dict(data["categories"][category])
         row.update(partial.model_dump(exclude_unset=True))

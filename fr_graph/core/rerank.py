@@ -18,6 +18,7 @@ Per candidate::
     a      = exp(w_s * log S + sum_{c in K} w_c log V_c(t, h))    # K: kernel categories,
                                                                    # w_s: the rest (1 w/o h)
     a      = a + (1 - a) * emotional_boost                         # App. B.6, transient
+    a      = a + (1 - a) * kappa * m     if durable                # StageMem strength term
     r      = max(semantic, fulltext_weight * fulltext)             # per-source normalized
     base   = max(alpha * a + (1 - alpha) * r, floor * r)           # Table 48
     base   = max(base, 0.95 * r)  if has_number and r >= 0.85      # App. H numeric rescue
@@ -26,7 +27,10 @@ Per candidate::
 
 ``log S = -lambda_eff * age`` with ``lambda_eff`` from Lemma 1; ``alpha``, ``floor`` and
 ``routing = sum_c w_c (11 rho_c)^s`` are soft-membership mixtures of per-category values;
-``Omega = prod (1 - gamma v_e')`` over later active facts of the same slot (needs
+``kappa * m`` (``retention.decay_protection`` times strength) protects durable premises
+from decay: a settled fact whose loss is costly (StageMem) keeps its activation however old
+it is, while shallow facts decay as before; ``Omega = prod (1 - gamma v_e')`` over later
+active facts of the same slot (needs
 ``slot_group``); ``state_weight`` orders admitted states for change queries (A.7.3).
 
 Arms
@@ -104,6 +108,8 @@ class RerankConfig(BaseModel):
         emotional_boost: the transient emotional-loading boost (App. B.6).
         exclude_world_knowledge: drop world-knowledge facts (App. Z, D.5).
         quarantine_instructions: drop instruction-like facts (App. B.5).
+        strength_protection: durable facts' activation is lifted by their strength
+            (StageMem); off = durable premises decay like everything else.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -119,6 +125,7 @@ class RerankConfig(BaseModel):
     emotional_boost: bool = True
     exclude_world_knowledge: bool = True
     quarantine_instructions: bool = True
+    strength_protection: bool = True
 
     def without(self, *switches: str) -> RerankConfig:
         """A copy with the named switches turned off.
@@ -272,6 +279,8 @@ class CandidateBatch:
         emotional_loading: transient affect in ``[0, 1]`` (App. B.6).
         slot_group: optional ``int`` slot-key codes in ``[-1, k)``, -1 for no slot (see
             :func:`slot_groups`); enables ``Omega`` and latest-slot-wins at query time.
+        durable: optional bool, the fact settled in the durable stage (StageMem); durable
+            facts with strength get the decay-protection term.
     """
 
     semantic: np.ndarray
@@ -290,6 +299,7 @@ class CandidateBatch:
     ambiguous: np.ndarray
     emotional_loading: np.ndarray
     slot_group: np.ndarray | None = None
+    durable: np.ndarray | None = None
     size: int = field(init=False)
     event_rows: np.ndarray = field(init=False)
     valid_to_rows: np.ndarray = field(init=False)
@@ -298,6 +308,7 @@ class CandidateBatch:
     forced_rows: np.ndarray = field(init=False)
     world_rows: np.ndarray = field(init=False)
     instruction_rows: np.ndarray = field(init=False)
+    protected_rows: np.ndarray = field(init=False)
     latest_observed: float = field(init=False)
     earliest_event: float = field(init=False)
     shares_slots: bool = field(init=False)
@@ -332,6 +343,12 @@ class CandidateBatch:
         put(self, "forced_rows", _rows(self.forced))
         put(self, "world_rows", _rows(self.world_knowledge))
         put(self, "instruction_rows", _rows(self.instruction_like))
+        protected = _EMPTY_ROWS
+        if self.durable is not None:
+            durable = _column("durable", self.durable, np.bool_, k)
+            put(self, "durable", durable)
+            protected = _rows(durable & (self.strength > 0.0))
+        put(self, "protected_rows", protected)
         put(self, "latest_observed", float(self.observed_at.max()) if k else -np.inf)
         events = self.event_time[self.event_rows]
         put(self, "earliest_event", float(events.min()) if events.size else np.inf)
@@ -440,6 +457,8 @@ class _Parts(NamedTuple):
     routing: np.ndarray | None = None
     omega: np.ndarray | None = None
     state_weight: np.ndarray | None = None
+    protected_rows: np.ndarray | None = None
+    protection: np.ndarray | None = None
 
 
 class Ranked(NamedTuple):
@@ -476,8 +495,8 @@ class Ranked(NamedTuple):
 
 TERM_NAMES: Final[tuple[str, ...]] = (
     "semantic", "fulltext", "relevance", "age_hours", "lambda_eff", "decay", "event_weight",
-    "validity", "emotion_boost", "activation", "alpha", "blend", "floor", "numeric_rescue",
-    "base", "routing", "omega", "state_weight", "score",
+    "validity", "emotion_boost", "strength_protection", "activation", "alpha", "blend",
+    "floor", "numeric_rescue", "base", "routing", "omega", "state_weight", "score",
 )
 """Terms of the full arm, in the order :func:`fr_graph.core.explain.explain` prints them.
 The untyped arm has only ``semantic``, ``fulltext``, ``relevance`` and ``score``."""
@@ -501,6 +520,9 @@ def _terms(ranked: Ranked) -> dict[str, np.ndarray]:
     boost = zeros.copy()
     if p.emotion_rows is not None and p.emotion_boost is not None:
         boost[p.emotion_rows] = p.emotion_boost
+    protection = zeros.copy()
+    if p.protected_rows is not None and p.protection is not None:
+        protection[p.protected_rows] = p.protection
     rescue = zeros.copy()
     if p.rescue_rows is not None and p.rescue is not None:
         rescue[p.rescue_rows] = p.rescue
@@ -511,6 +533,7 @@ def _terms(ranked: Ranked) -> dict[str, np.ndarray]:
         "event_weight": event_weight,
         "validity": validity,
         "emotion_boost": boost,
+        "strength_protection": protection,
         "activation": p.activation,
         "alpha": p.alpha,
         "blend": p.alpha * p.activation + (1.0 - p.alpha) * p.relevance,
@@ -607,6 +630,13 @@ def _rerank_full(batch: CandidateBatch, query: QueryAnalysis, policy: PolicyTabl
             * np.exp(elapsed[emotion_rows] * arrays.emotional_rate_per_second)
         lifted = activation[emotion_rows]
         activation[emotion_rows] = lifted + (1.0 - lifted) * emotion_boost
+    protected_rows = batch.protected_rows
+    protection = None
+    kappa = policy.retention.decay_protection
+    if config.strength_protection and protected_rows.size and kappa > 0.0:
+        protection = kappa * batch.strength[protected_rows]  # StageMem: durable premises
+        lifted = activation[protected_rows]
+        activation[protected_rows] = lifted + (1.0 - lifted) * protection
 
     relevance = np.maximum(batch.semantic, policy.fulltext_weight * batch.fulltext)
     alpha = mixed[MIX_ALPHA]
@@ -669,6 +699,7 @@ def _rerank_full(batch: CandidateBatch, query: QueryAnalysis, policy: PolicyTabl
         event_rows if steady is not None else None, steady, log_validity,
         emotion_rows if emotion_boost is not None else None, emotion_boost, activation,
         alpha, floor, rescue_rows, rescue, base, routing, omega, state_weight,
+        protected_rows if protection is not None else None, protection,
     )
     return _finish(score, reason, Arm.FULL, query.intent, parts)
 

@@ -147,6 +147,7 @@ def build_batch(candidates: Candidates) -> CandidateBatch:
     observed, event, valid_to = np.empty(k), np.empty(k), np.empty(k)
     confidence, strength, emotion = np.empty(k), np.empty(k), np.empty(k)
     has_number = np.zeros(k, dtype=bool)
+    durable = np.zeros(k, dtype=bool)
     world, instruction, ambiguous = (np.zeros(k, dtype=bool) for _ in range(3))
     slot_keys: list[str | None] = []
     for i, row in enumerate(rows):
@@ -171,6 +172,7 @@ def build_batch(candidates: Candidates) -> CandidateBatch:
         instruction[i] = bool(overlay.get("instruction_like", False))
         ambiguous[i] = bool(overlay.get("ambiguous", False))
         slot_keys.append(overlay.get("slot_key"))
+        durable[i] = overlay.get("stage") == "durable"
     weights /= weights.sum(axis=1, keepdims=True)
     return CandidateBatch(
         semantic=candidates.semantic, fulltext=candidates.fulltext,
@@ -178,7 +180,7 @@ def build_batch(candidates: Candidates) -> CandidateBatch:
         observed_at=observed, event_time=event, valid_to=valid_to, confidence=confidence,
         strength=strength, has_number=has_number, world_knowledge=world,
         instruction_like=instruction, ambiguous=ambiguous, emotional_loading=emotion,
-        slot_group=slot_groups(slot_keys),
+        slot_group=slot_groups(slot_keys), durable=durable,
     )
 
 
