@@ -19,6 +19,8 @@ from typing import Any, Literal, Self, TypeVar
 
 from fr_graph import cypher
 from fr_graph._graphiti import EDGE_HYBRID_SEARCH_RRF, Graphiti, LLMClient
+from fr_graph.bench.dataset import Size as BenchSize
+from fr_graph.bench.runner import BenchReport, run_lifecycle_bench
 from fr_graph.classify.llm import LLMClassifier
 from fr_graph.clients import LocalCrossEncoder, LocalEmbedder, build_llm_client
 from fr_graph.config import Settings
@@ -432,6 +434,19 @@ class FrGraph:
         rows = await self.store.run_text(name, text, group_id, group_id=group_id, **bound)
         return [{key: plain_value(value) for key, value in row.items()} for row in rows]
 
+    # -- benchmark -------------------------------------------------------------------
+
+    async def bench_lifecycle(self, size: BenchSize = "quick", seed: int = 0,
+                              out: Path = Path("lifecycle-bench"), *,
+                              progress: Callable[[str], None] | None = None) -> BenchReport:
+        """Run LifecycleBench on this store (fresh groups per persona and metadata source)
+        and write ``report.md``, ``report.json`` and charts into ``out``.
+
+        Raises:
+            InputError: ``size`` is not quick or full, or ``out`` is a file.
+        """
+        return await run_lifecycle_bench(self, size, seed, out, progress=progress)
+
     # -- maintenance -----------------------------------------------------------------
 
     async def groups(self, group_id: str | None = None) -> list[str]:
@@ -563,3 +578,7 @@ class FrGraphSync:
 
     def stats(self, group_id: str | None = None) -> list[GroupStats]:
         return self._call(self.inner.stats(group_id))
+
+    def bench_lifecycle(self, size: BenchSize = "quick", seed: int = 0,
+                        out: Path = Path("lifecycle-bench"), **kwargs: Any) -> BenchReport:
+        return self._call(self.inner.bench_lifecycle(size, seed, out, **kwargs))

@@ -478,6 +478,11 @@ def demo() -> None:
         _print_results(hits)
 
 
+from fr_graph.cli_bench import register as register_bench  # noqa: E402
+
+register_bench(app)
+
+
 def main() -> None:
     try:
         app()

