@@ -173,6 +173,10 @@ PAIR_LIMIT_PER_ROW: Final = 8
 """Up to ``8 k`` (slot-mate, later slot-mate) pairs are listed outright; beyond that (many
 candidates in one slot) the reranker falls back to sorted cumulative sums."""
 
+DENSE_PAIRS_MAX_ROWS: Final = 64
+"""Up to this many candidates, slot-mate pairs are found with one ``(k, k)`` comparison
+instead of a sort: a handful of numpy calls instead of some thirty."""
+
 
 class SlotRuns(NamedTuple):
     """Which candidates have a strictly later candidate in the same slot.
@@ -182,7 +186,9 @@ class SlotRuns(NamedTuple):
     rows stated at the same instant are not "later" than each other.
 
     Attributes:
-        order: row indices sorted by slot, then observation time.
+        order: row indices sorted by slot, then observation time (this and the next three
+            serve the cumulative-sum fallback only; empty when the pairs are listed from
+            the dense comparison).
         slot_end: per sorted position, the last position of its slot.
         run_end: per sorted position, the last position of its (slot, instant) run.
         unslotted: rows without a slot key.
@@ -205,9 +211,27 @@ class SlotRuns(NamedTuple):
 
     @classmethod
     def of(cls, groups: np.ndarray, observed_at: np.ndarray, confidence: np.ndarray, *,
-           pair_limit: int | None = None) -> SlotRuns | None:
+           pair_limit: int | None = None, dense_max_rows: int = DENSE_PAIRS_MAX_ROWS
+           ) -> SlotRuns | None:
         """Sort once; None when no slot holds two candidates (nothing to compare)."""
         k = groups.shape[0]
+        limit = PAIR_LIMIT_PER_ROW * k if pair_limit is None else pair_limit
+        if k <= dense_max_rows:
+            slotted = groups >= 0
+            same = groups[:, None] == groups
+            same &= slotted[:, None]
+            if np.count_nonzero(same) == np.count_nonzero(slotted):  # the diagonal only
+                return None
+            same &= observed_at[:, None] < observed_at  # [earlier, later]
+            targets, sources = same.nonzero()
+            if targets.shape[0] <= limit:
+                # List each row's later slot-mates by time, as the sorted path does, so the
+                # sums over them (bincount adds in listed order) are bit-identical.
+                by_time = np.lexsort((observed_at[sources], targets))
+                sources = sources[by_time]
+                return cls(_EMPTY_ROWS, _EMPTY_ROWS, _EMPTY_ROWS, _EMPTY_ROWS, slotted,
+                           targets[by_time], sources,
+                           np.minimum(confidence[sources], _OMEGA_MAX_HIT))
         order = np.lexsort((observed_at, groups))
         slot, seen = groups[order], observed_at[order]
         new_slot = np.empty(k, dtype=bool)
@@ -223,7 +247,6 @@ class SlotRuns(NamedTuple):
         later = slot_end - run_end  # per sorted position: how many strictly later slot-mates
         later[slot < 0] = 0
         pairs = int(later.sum())
-        limit = PAIR_LIMIT_PER_ROW * k if pair_limit is None else pair_limit
         targets = sources = source_confidence = None
         if pairs <= limit:
             first = np.repeat(run_end + 1, later)
@@ -365,21 +388,30 @@ class CandidateBatch:
             raise InputError(f"semantic must be finite and within [-1, 1], got [{low}, {high}]")
         if low < -1.0 or high > 1.0:
             object.__setattr__(self, "semantic", np.clip(semantic, -1.0, 1.0))
-        for name in _UNIT_COLUMNS:
-            column = getattr(self, name)
-            low, high = float(column.min()), float(column.max())
-            if not (low >= 0.0 and high <= 1.0):
-                raise InputError(f"{name} must be finite and within [0, 1], "
-                                 f"got [{low}, {high}]")
-        if not np.isfinite(self.observed_at).all():
-            raise InputError("observed_at must be finite epoch seconds")
-        for name in ("event_time", "valid_to"):
-            if np.isinf(getattr(self, name)).any():
-                raise InputError(f"{name} must be finite epoch seconds or NaN")
+        # Columns are checked together (a numpy call costs more than its arithmetic at small
+        # k); only a failing check looks column by column, to name the culprit.
+        units = np.concatenate([getattr(self, name) for name in _UNIT_COLUMNS])
+        if not (float(units.min()) >= 0.0 and float(units.max()) <= 1.0):  # NaN fails too
+            for name in _UNIT_COLUMNS:
+                column = getattr(self, name)
+                low, high = float(column.min()), float(column.max())
+                if not (low >= 0.0 and high <= 1.0):
+                    raise InputError(f"{name} must be finite and within [0, 1], "
+                                     f"got [{low}, {high}]")
+        times = np.concatenate((self.observed_at, self.event_time, self.valid_to))
+        if np.isinf(times).any() or np.isnan(self.observed_at).any():
+            if not np.isfinite(self.observed_at).all():
+                raise InputError("observed_at must be finite epoch seconds")
+            for name in ("event_time", "valid_to"):
+                if np.isinf(getattr(self, name)).any():
+                    raise InputError(f"{name} must be finite epoch seconds or NaN")
         weights = self.category_weights
-        if not (np.isfinite(weights).all() and float(weights.min()) >= 0.0):
+        # NaN fails both comparisons, -inf the first, +inf the row sums.
+        if not float(weights.min()) >= 0.0:
             raise InputError("category_weights must be finite and non-negative")
-        if float(np.abs(weights.sum(axis=1) - 1.0).max()) > 1e-6:
+        if not float(np.abs(weights.sum(axis=1) - 1.0).max()) <= 1e-6:
+            if not np.isfinite(weights).all():
+                raise InputError("category_weights must be finite and non-negative")
             raise InputError("category_weights rows must sum to 1")
         state = self.state
         if int(state.min()) < 0 or int(state.max()) >= N_STATES:
@@ -391,12 +423,11 @@ class CandidateBatch:
 
 def _last_of_block(starts: np.ndarray) -> np.ndarray:
     """Per position, the last position of the block it belongs to (blocks begin at True)."""
-    last = np.empty(starts.shape[0], dtype=np.intp)
-    begins = starts.nonzero()[0]
-    last[: begins.shape[0] - 1] = begins[1:] - 1
-    last[begins.shape[0] - 1] = starts.shape[0] - 1
-    ends: np.ndarray = last[: begins.shape[0]][starts.cumsum() - 1]
-    return ends
+    k = starts.shape[0]
+    ends = np.full(k, k - 1, dtype=np.intp)  # a block ends where the next one begins
+    np.copyto(ends[:-1], np.arange(k - 1), where=starts[1:])
+    last: np.ndarray = np.minimum.accumulate(ends[::-1])[::-1]
+    return last
 
 
 def _column(name: str, values: object, dtype: type, k: int) -> np.ndarray:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 
@@ -132,9 +132,29 @@ async def gather_candidates(store: GraphStore, embedder: LocalEmbedder, group_id
     return Candidates(rows, np.clip(cosine, -1.0, 1.0), fulltext, forced)
 
 
-def _epoch(value: str | None) -> float:
-    moment = from_iso(value)
-    return moment.timestamp() if moment else float("nan")
+_CATEGORY_COLUMN: Final = {category.value: column for category, column in CATEGORY_INDEX.items()}
+_STATE_BY_NAME: Final = {state.value: code for state, code in STATE_CODE.items()}
+_OTHER_ONLY: Final = ([Category.OTHER.value], [1.0])
+
+
+def _category_column(name: str) -> int:
+    column = _CATEGORY_COLUMN.get(name)
+    return column if column is not None else CATEGORY_INDEX[Category(name)]  # raises if unknown
+
+
+def _state_code(name: str) -> int:
+    code = _STATE_BY_NAME.get(name)
+    return code if code is not None else STATE_CODE[LifecycleState(name)]  # raises if unknown
+
+
+def _epochs(values: list[str | None]) -> np.ndarray:
+    """Epoch seconds of overlay timestamps (fixed-width UTC ISO), NaN for None, parsed in one
+    numpy call (``datetime.strptime`` per value cost more than the whole reranker)."""
+    moments = np.array([v.removesuffix("Z") if v is not None else "NaT" for v in values],
+                       dtype="datetime64[s]")
+    seconds = moments.astype(np.float64)
+    seconds[np.isnat(moments)] = np.nan
+    return seconds
 
 
 def build_batch(candidates: Candidates) -> CandidateBatch:
@@ -142,45 +162,38 @@ def build_batch(candidates: Candidates) -> CandidateBatch:
     and not yet backfilled) count as active, uncategorized (``other``) facts."""
     rows = candidates.rows
     k = len(rows)
+    overlays: list[dict[str, Any]] = [row.get("overlay") or {} for row in rows]
     weights = np.zeros((k, N_CATEGORIES))
-    state = np.empty(k, dtype=np.int8)
-    observed, event, valid_to = np.empty(k), np.empty(k), np.empty(k)
-    confidence, strength, emotion = np.empty(k), np.empty(k), np.empty(k)
-    has_number = np.zeros(k, dtype=bool)
-    durable = np.zeros(k, dtype=bool)
-    world, instruction, ambiguous = (np.zeros(k, dtype=bool) for _ in range(3))
-    slot_keys: list[str | None] = []
-    for i, row in enumerate(rows):
-        overlay = row.get("overlay") or {}
-        names = overlay.get("categories") or [Category.OTHER.value]
-        values = overlay.get("category_weights") or [1.0]
+    for i, overlay in enumerate(overlays):
+        names = overlay.get("categories") or _OTHER_ONLY[0]
+        values = overlay.get("category_weights") or _OTHER_ONLY[1]
         for name, weight in zip(names, values, strict=False):
-            weights[i, CATEGORY_INDEX[Category(name)]] = weight
-        state[i] = STATE_CODE[LifecycleState(overlay.get("state", "active"))]
-        seen_at = _epoch(overlay.get("observed_at"))
-        if np.isnan(seen_at):
-            fallback = _as_datetime(row.get("valid_at")) or _as_datetime(row.get("created_at"))
-            seen_at = fallback.timestamp() if fallback else 0.0
-        observed[i] = seen_at
-        event[i] = _epoch(overlay.get("event_time"))
-        valid_to[i] = _epoch(overlay.get("valid_to"))
-        confidence[i] = overlay.get("confidence", 0.5)
-        strength[i] = overlay.get("strength", 0.0)
-        emotion[i] = overlay.get("emotional_loading", 0.0)
-        has_number[i] = bool(overlay.get("has_number", False))
-        world[i] = bool(overlay.get("world_knowledge", False))
-        instruction[i] = bool(overlay.get("instruction_like", False))
-        ambiguous[i] = bool(overlay.get("ambiguous", False))
-        slot_keys.append(overlay.get("slot_key"))
-        durable[i] = overlay.get("stage") == "durable"
+            weights[i, _category_column(name)] = weight
     weights /= weights.sum(axis=1, keepdims=True)
+    observed = _epochs([o.get("observed_at") for o in overlays])
+    for i in np.isnan(observed).nonzero()[0].tolist():
+        fallback = _as_datetime(rows[i].get("valid_at")) or _as_datetime(rows[i].get("created_at"))
+        observed[i] = fallback.timestamp() if fallback else 0.0
+
+    def column(name: str, default: Any, dtype: type) -> np.ndarray:
+        return np.array([o.get(name, default) for o in overlays], dtype=dtype)
+
     return CandidateBatch(
         semantic=candidates.semantic, fulltext=candidates.fulltext,
-        forced=candidates.forced, category_weights=weights, state=state,
-        observed_at=observed, event_time=event, valid_to=valid_to, confidence=confidence,
-        strength=strength, has_number=has_number, world_knowledge=world,
-        instruction_like=instruction, ambiguous=ambiguous, emotional_loading=emotion,
-        slot_group=slot_groups(slot_keys), durable=durable,
+        forced=candidates.forced, category_weights=weights,
+        state=np.array([_state_code(o.get("state", "active")) for o in overlays],
+                       dtype=np.int8),
+        observed_at=observed, event_time=_epochs([o.get("event_time") for o in overlays]),
+        valid_to=_epochs([o.get("valid_to") for o in overlays]),
+        confidence=column("confidence", 0.5, np.float64),
+        strength=column("strength", 0.0, np.float64),
+        has_number=column("has_number", False, np.bool_),
+        world_knowledge=column("world_knowledge", False, np.bool_),
+        instruction_like=column("instruction_like", False, np.bool_),
+        ambiguous=column("ambiguous", False, np.bool_),
+        emotional_loading=column("emotional_loading", 0.0, np.float64),
+        slot_group=slot_groups([o.get("slot_key") for o in overlays]),
+        durable=np.array([o.get("stage") == "durable" for o in overlays], dtype=np.bool_),
     )
 
 

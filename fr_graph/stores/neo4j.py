@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
+import math
 import re
+import time
 from typing import Any
 
 from fr_graph import cypher
 from fr_graph._graphiti import GraphDriver, Neo4jDriver
 from fr_graph.config import Settings
 from fr_graph.stores.base import GraphStore, Tracer, settle_index_task
+
+# Sizing the vector-index request. The 5.26 index cannot filter by group, so a group that
+# holds ``share`` of the store finds about ``fetch * share`` of its facts among the index's
+# top ``fetch`` hits; beyond a point, scanning the group exactly is cheaper.
+_SHARE_MARGIN = 2.0  # ask for twice the hits the group's share predicts
+_SCAN_ROW_COST = 8  # one exact-scan row (reads a 1.5 kB vector) ~ 8 index-hit rows (measured)
+_MAX_INDEX_FETCH = 50_000
+_GROUP_SIZE_TTL_S = 60.0  # group and store sizes are recounted at most once a minute
+_LUCENE_WORD = re.compile(r"[A-Za-z0-9]")
 
 # Lucene's special characters; escaped so user text is always searched as words.
 _LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/]|&&|\|\|)')
@@ -34,6 +45,11 @@ def _to_python(value: Any) -> Any:
 
 class Neo4jStore(GraphStore):
     dialect: cypher.Dialect = "neo4j"
+
+    def __init__(self, driver: GraphDriver, settings: Settings, tracer: Tracer | None = None):
+        super().__init__(driver, settings, tracer)
+        # group_id -> (recount after, group facts, store facts)
+        self._group_sizes: dict[str, tuple[float, int, int]] = {}
 
     @classmethod
     def connect(cls, settings: Settings, tracer: Tracer | None = None) -> Neo4jStore:
@@ -62,14 +78,33 @@ class Neo4jStore(GraphStore):
     async def vector_candidates(
         self, group_id: str, embedding: list[float], limit: int
     ) -> list[tuple[str, float]]:
+        group_facts, store_facts = await self._group_size(group_id)
+        share = group_facts / store_facts if store_facts else 0.0
         fetch = limit * self.settings.vector_oversample
-        rows = await self.run("vector_candidates", group_id, group_id=group_id,
-                              embedding=embedding, fetch=fetch, limit=limit)
+        if share > 0.0:
+            fetch = max(fetch, math.ceil(limit * _SHARE_MARGIN / share))
+        rows: list[dict[str, Any]] = []
+        if share > 0.0 and fetch <= min(_MAX_INDEX_FETCH, group_facts * _SCAN_ROW_COST):
+            rows = await self.run("vector_candidates", group_id, group_id=group_id,
+                                  embedding=embedding, fetch=fetch, limit=limit)
         if len(rows) < limit:
-            # Too few of the index's global top hits are ours: scan the group exactly.
+            # A small group (scanning it is cheaper), or too few of the index's global top
+            # hits were ours: scan the group exactly.
             rows = await self.run("vector_candidates_exact", group_id, group_id=group_id,
                                   embedding=embedding, limit=limit)
         return [(r["uuid"], float(r["score"])) for r in rows]
+
+    async def _group_size(self, group_id: str) -> tuple[int, int]:
+        """(facts in the group, facts in the store), counted at most once per TTL; only
+        sizes the index request, so a stale count costs time, never results."""
+        cached = self._group_sizes.get(group_id)
+        now = time.monotonic()
+        if cached is not None and cached[0] > now:
+            return cached[1], cached[2]
+        rows = await self.run("group_share", group_id, group_id=group_id)
+        group_facts, store_facts = int(rows[0]["group_facts"]), int(rows[0]["store_facts"])
+        self._group_sizes[group_id] = (now + _GROUP_SIZE_TTL_S, group_facts, store_facts)
+        return group_facts, store_facts
 
     async def fulltext_candidates(
         self, group_id: str, text: str, limit: int
@@ -77,6 +112,11 @@ class Neo4jStore(GraphStore):
         query = lucene_escape(text).strip()
         if not query:
             return []
+        if _LUCENE_WORD.search(group_id):
+            # Graphiti indexes group_id too: filter in Lucene (boost 0 keeps the scores), so
+            # the top hits are the group's, not the whole store's.
+            phrase = group_id.replace("\\", "\\\\").replace('"', '\\"')
+            query = f'group_id:"{phrase}"^0 AND ({query})'
         rows = await self.run("fulltext_candidates", group_id, group_id=group_id,
                               query=query, limit=limit)
         return [(r["uuid"], float(r["score"])) for r in rows]

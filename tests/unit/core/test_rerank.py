@@ -17,6 +17,7 @@ from fr_graph.core.ontology import Category
 from fr_graph.core.policy import PolicyTable
 from fr_graph.core.rerank import (
     ABLATIONS,
+    DENSE_PAIRS_MAX_ROWS,
     FULL,
     TERM_NAMES,
     UNTYPED,
@@ -518,3 +519,36 @@ def test_reranking_is_permutation_invariant(candidates: list[Row], rng: object,
 def test_weights_helper_normalizes() -> None:
     assert weights_of({C.IDENTITY: 2.0, C.HOBBIES: 2.0}).sum() == pytest.approx(1.0)
     assert STATE_CODE[S.ACTIVE] == 0 and HOUR * 24 == DAY
+
+
+@settings(max_examples=200)
+@given(st.lists(st.tuples(st.integers(-1, 6), st.integers(0, 5), st.floats(0.0, 1.0)),
+                min_size=1, max_size=DENSE_PAIRS_MAX_ROWS))
+def test_dense_slot_pairs_match_the_sorted_path_bit_for_bit(
+        rows: list[tuple[int, int, float]]) -> None:
+    groups = np.array([r[0] for r in rows], dtype=np.intp)
+    seen = np.array([float(r[1]) for r in rows])
+    confidence = np.array([r[2] for r in rows])
+    dense = SlotRuns.of(groups, seen, confidence)
+    ordered = SlotRuns.of(groups, seen, confidence, dense_max_rows=0)
+    if dense is None or ordered is None:
+        assert dense is None and ordered is None
+        return
+    if ordered.targets is None:  # too many pairs to list: both take the sorted fallback
+        assert dense.targets is None
+        return
+    assert dense.targets is not None and dense.sources is not None
+    assert ordered.sources is not None
+
+    def later_mates(targets: np.ndarray, sources: np.ndarray) -> dict[int, list[int]]:
+        mates: dict[int, list[int]] = {}
+        for target, source in zip(targets.tolist(), sources.tolist(), strict=True):
+            mates.setdefault(target, []).append(source)
+        return mates
+
+    # Same later slot-mates per row, listed in the same order: sums agree to the bit.
+    assert later_mates(dense.targets, dense.sources) == \
+        later_mates(ordered.targets, ordered.sources)
+    values = np.log1p(confidence * -0.7) * (groups >= 0)
+    assert np.array_equal(dense.later_sums(values), ordered.later_sums(values))
+    assert np.array_equal(dense.slotted, ordered.slotted)

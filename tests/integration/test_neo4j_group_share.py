@@ -1,0 +1,114 @@
+"""Neo4j retrieval when many groups share one database: the 5.26 vector index cannot filter
+by group, so the request is sized by the group's share of the store, and small groups are
+scanned exactly; the fulltext index is filtered by group inside Lucene."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import AsyncIterator
+from typing import Any
+
+import numpy as np
+import pytest
+
+from fr_graph.config import Settings
+from fr_graph.stores.neo4j import Neo4jStore
+
+pytestmark = pytest.mark.integration
+
+DIM = 384
+WRITE = """
+MERGE (s:Entity {uuid: $group + '-s'}) SET s.group_id = $group, s.name = 'user'
+MERGE (t:Entity {uuid: $group + '-t'}) SET t.group_id = $group, t.name = 'thing'
+WITH s, t
+UNWIND $edges AS edge
+CREATE (s)-[r:RELATES_TO {uuid: edge.uuid, group_id: $group, name: 'STATES',
+                          fact: edge.fact}]->(t)
+WITH r, edge
+CALL db.create.setRelationshipVectorProperty(r, 'fact_embedding', edge.vector)
+RETURN count(*) AS written
+"""
+
+
+def unit_rows(rng: np.random.Generator, n: int) -> np.ndarray:
+    rows = rng.standard_normal((n, DIM))
+    normed: np.ndarray = rows / np.linalg.norm(rows, axis=1, keepdims=True)
+    return normed
+
+
+@pytest.fixture
+async def store(neo4j_uri: str) -> AsyncIterator[tuple[Neo4jStore, list[str]]]:
+    ran: list[str] = []
+    neo4j = Neo4jStore.connect(Settings(db=neo4j_uri, embedding_dim=DIM),
+                               tracer=lambda name, params: ran.append(name))
+    try:
+        yield neo4j, ran
+    finally:
+        await neo4j.close()
+
+
+async def write_group(store: Neo4jStore, group: str, vectors: np.ndarray,
+                      facts: list[str]) -> list[str]:
+    await store.ensure_schema(group)
+    ids = [f"{group}-{i}" for i in range(len(facts))]
+    edges: list[dict[str, Any]] = [
+        {"uuid": u, "fact": f, "vector": v.tolist()}
+        for u, f, v in zip(ids, facts, vectors, strict=True)]
+    await store.run_text("write", WRITE, group, group=group, edges=edges)
+    return ids
+
+
+def exact_top(ids: list[str], vectors: np.ndarray, query: np.ndarray, k: int) -> list[str]:
+    order = np.argsort(-(vectors @ query), kind="stable")[:k]
+    return [ids[i] for i in order]
+
+
+async def test_big_and_small_groups_get_their_exact_nearest_facts(
+        store: tuple[Neo4jStore, list[str]]) -> None:
+    neo4j, ran = store
+    rng = np.random.default_rng(11)
+    tag = uuid.uuid4().hex[:8]
+    big, small = f"share-big-{tag}", f"share-small-{tag}"
+    big_vectors, small_vectors = unit_rows(rng, 2000), unit_rows(rng, 20)
+    big_ids = await write_group(neo4j, big, big_vectors, ["plain fact"] * 2000)
+    small_ids = await write_group(neo4j, small, small_vectors, ["plain fact"] * 20)
+
+    # The big group is most of what this test wrote: the index is asked, and a query near
+    # one of its facts finds it first.
+    query = 0.9 * big_vectors[7] + 0.1 * unit_rows(rng, 1)[0]
+    query /= np.linalg.norm(query)
+    ran.clear()
+    hits = await neo4j.vector_candidates(big, query.tolist(), 10)
+    assert "vector_candidates" in ran and "vector_candidates_exact" not in ran
+    assert hits[0][0] == big_ids[7]
+    assert len(set(u for u, _ in hits) & set(exact_top(big_ids, big_vectors, query, 10))) >= 8
+    # Index scores come from its quantized vectors (search recomputes exact cosines later).
+    by_id = dict(zip(big_ids, big_vectors @ query, strict=True))
+    assert all(abs(score - by_id[u]) < 0.02 for u, score in hits)
+
+    # The small group is a sliver of the store: scanned exactly, without asking the index.
+    query = 0.9 * small_vectors[3] + 0.1 * unit_rows(rng, 1)[0]
+    query /= np.linalg.norm(query)
+    ran.clear()
+    hits = await neo4j.vector_candidates(small, query.tolist(), 10)
+    assert ran.count("vector_candidates_exact") == 1 and "vector_candidates" not in ran
+    assert [u for u, _ in hits] == exact_top(small_ids, small_vectors, query, 10)
+
+
+async def test_fulltext_finds_a_small_groups_facts_among_many_better_matches(
+        store: tuple[Neo4jStore, list[str]]) -> None:
+    neo4j, _ = store
+    rng = np.random.default_rng(12)
+    tag = uuid.uuid4().hex[:8]
+    word = f"zebra{tag}"
+    crowd, mine = f"text-crowd-{tag}", f"text-mine-{tag}"
+    # 500 short facts elsewhere outscore ours on BM25, and were written first.
+    await write_group(neo4j, crowd, unit_rows(rng, 500), [word] * 500)
+    mine_ids = await write_group(neo4j, mine, unit_rows(rng, 3),
+                                 [f"the {word} at the zoo has stripes and a long name"] * 3)
+    hits = await neo4j.fulltext_candidates(mine, word, 5)
+    assert sorted(u for u, _ in hits) == sorted(mine_ids)
+    crowd_hits = await neo4j.fulltext_candidates(crowd, word, 5)
+    assert len(crowd_hits) == 5
+    # Filtering by group must not change the scores: a group's own hits keep their BM25.
+    assert crowd_hits[0][1] > hits[0][1]
