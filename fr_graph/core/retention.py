@@ -372,6 +372,8 @@ def settle(*, stage: np.ndarray, state: np.ndarray, confidence: np.ndarray,
     action = np.where(new_stage > stage_in, Action.PROMOTE, Action.KEEP).astype(np.intp)
     summary = np.full(k, -1, dtype=np.intp)
     summaries: list[tuple[int, int]] = []
+    opened: dict[tuple[int, int], int] = {}  # (key, stage) -> summary index
+    dissolved: set[int] = set()
     load_before = _load(stage_in, live)
     out = live.copy()  # rows still holding a place in memory
     hit = False
@@ -386,13 +388,18 @@ def settle(*, stage: np.ndarray, state: np.ndarray, confidence: np.ndarray,
         evict = victims[~compressible]
         for key in np.unique(keys[compressible]):
             members = victims[compressible & (keys == key)]
-            if members.size >= policy.compress_min_facts:
-                summary[members] = len(summaries)
+            joining = opened.get((int(key), where))
+            if joining is not None and joining not in dissolved:
+                freed += members.size  # joins this run's summary of the same key
+            elif members.size >= policy.compress_min_facts:
+                joining = opened[(int(key), where)] = len(summaries)
                 summaries.append((int(key), where))
-                action[members], reason[members] = Action.COMPRESS, why
                 freed += members.size - 1
             else:
                 evict = np.concatenate([evict, members])
+                continue
+            summary[members] = joining
+            action[members], reason[members] = Action.COMPRESS, why
         action[evict], reason[evict] = Action.EVICT, why
         reason[evict[~active[evict]]] = Reason.INACTIVE_FIRST
         out[victims] = False
@@ -413,45 +420,56 @@ def settle(*, stage: np.ndarray, state: np.ndarray, confidence: np.ndarray,
                 np.where(was == TRANSIENT, Action.PROMOTE, Action.KEEP))
             reason[stepping] = np.where(was == DURABLE, why, Reason.DURABLE_FULL)
             return max(still - int(stepping.size), 0)
+        return drain(where, order, excess, why)
+
+    def drain(where: int, order: np.ndarray, excess: int, why: Reason) -> int:
+        """Let ``order`` leave until ``excess`` places are free; when compression alone
+        cannot free enough (a summary needs a place too), dissolve this stage's summaries
+        into evictions. Returns how many places it could not free."""
         taken = 0
-        freed = 0
-        while freed < excess and taken < order.size:
-            extra = min(excess - freed, order.size - taken)
-            freed += leave(order[taken:taken + extra], why, where)
+        while excess > 0 and taken < order.size:
+            extra = min(excess, order.size - taken)
+            excess -= leave(order[taken:taken + extra], why, where)
             taken += extra
-        return max(excess - freed, 0)
+        for index in range(len(summaries) - 1, -1, -1):
+            if excess <= 0:
+                break
+            if summaries[index][1] == where and index not in dissolved:
+                members = np.flatnonzero(summary == index)
+                dissolved.add(index)
+                summary[members], action[members] = -1, Action.EVICT
+                excess -= 1
+        return max(excess, 0)
 
     for where in (DURABLE, WORKING, TRANSIENT):  # demotions cascade downward
         cap = policy.capacities[where]
         if cap is None:
             continue
-        excess = int(np.count_nonzero(out & (new_stage == where))) + sum(
-            1 for _, s in summaries if s == where) - cap
+        excess = _stage_load(out, new_stage, summaries, dissolved, where) - cap
         if excess > 0:
             hit = True
             shrink(where, excess, Reason.OVER_STAGE_CAPACITY)
     unmet = False
     if budget is not None:
-        excess = int(np.count_nonzero(out)) + len(summaries) - budget
+        excess = sum(_stage_load(out, new_stage, summaries, dissolved, w)
+                     for w in range(3)) - budget
         if excess > 0:
             hit = True
             for where in (TRANSIENT, WORKING, DURABLE):
-                if excess <= 0:
-                    break
                 rows = np.flatnonzero(out & (new_stage == where) & ~pinned)
                 order = removal_order(rows, active, strength, confidence, observed_at)
-                taken = 0
-                while excess > 0 and taken < order.size:
-                    extra = min(excess, order.size - taken)
-                    excess -= leave(order[taken:taken + extra], Reason.OVER_GROUP_BUDGET,
-                                    where)
-                    taken += extra
+                excess = drain(where, order, excess, Reason.OVER_GROUP_BUDGET)
             unmet = excess > 0
     for where in (TRANSIENT, WORKING, DURABLE):
         cap = policy.capacities[where]
-        if cap is not None and _stage_load(out, new_stage, summaries, where) > cap:
+        if cap is not None and _stage_load(out, new_stage, summaries, dissolved, where) > cap:
             unmet = True
-    load_after = tuple(_stage_load(out, new_stage, summaries, s) for s in range(3))
+    kept = [i for i in range(len(summaries)) if i not in dissolved]
+    remap = np.full(len(summaries) + 1, -1, dtype=np.intp)
+    remap[kept] = np.arange(len(kept))
+    summary = remap[summary]  # -1 stays -1 (the extra last slot)
+    summaries = [summaries[i] for i in kept]
+    load_after = tuple(_stage_load(out, new_stage, summaries, set(), s) for s in range(3))
     return Settlement(
         stage=new_stage.astype(np.intp), action=action, reason=reason.astype(np.intp),
         summary=summary, summaries=tuple(summaries), load_before=load_before,
@@ -465,6 +483,7 @@ def _load(stage: np.ndarray, live: np.ndarray) -> tuple[int, int, int]:
 
 
 def _stage_load(out: np.ndarray, stage: np.ndarray, summaries: list[tuple[int, int]],
-                where: int) -> int:
+                dissolved: set[int], where: int) -> int:
+    """Live facts in stage ``where``, counting each summary still to be written."""
     return int(np.count_nonzero(out & (stage == where))) + sum(
-        1 for _, s in summaries if s == where)
+        1 for i, (_, s) in enumerate(summaries) if s == where and i not in dissolved)

@@ -263,10 +263,12 @@ def _epoch(value: str | None) -> float:
 
 
 def _compress_keys(overlays: Sequence[FactOverlay]) -> np.ndarray:
-    """Facts compress together when they share a slot key, else a category."""
+    """Facts compress together when they share a primary category (slot keys are too fine:
+    same-slot facts mostly supersede each other, and inactive facts are evicted, never
+    compressed)."""
     codes: dict[str, int] = {}
-    return np.array([codes.setdefault(o.slot_key or f"category:{o.category}", len(codes))
-                     for o in overlays], dtype=np.intp)
+    return np.array([codes.setdefault(o.category.value, len(codes)) for o in overlays],
+                    dtype=np.intp)
 
 
 def _action_name(action: Action, expired: bool, grew: bool) -> str:

@@ -315,7 +315,8 @@ def test_every_user_query_declares_typed_parameters() -> None:
     specs = user_queries()
     assert set(specs) == {"current_facts", "slot_history", "upcoming_obligations",
                           "retracted_facts", "expiring_soon", "category_census",
-                          "superseded_since"}
+                          "superseded_since", "stage_census", "durable_premises",
+                          "archived_facts"}
     for name, spec in specs.items():
         assert spec.summary and spec.returns, name
         assert spec.params[0].name == "group_id" and spec.params[0].required, name
