@@ -6,6 +6,9 @@ drawn so that some candidates share a slot. Timing uses ``time.perf_counter_ns``
 single calls after a warm-up, in several rounds; we print the median over all calls and the
 lowest round median (the least disturbed by other processes on a shared machine).
 
+``build_batch`` is the search pipeline's step before the reranker: store rows (overlay
+properties as the store returns them, ISO timestamps) to a validated ``CandidateBatch``.
+
     python bench/rerank_micro.py [--calls 2000] [--rounds 5] [--seed 7]
 """
 
@@ -15,15 +18,19 @@ import argparse
 import statistics
 import time
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import numpy as np
 
 from fr_graph.core.codes import N_CATEGORIES, STATE_CODE
 from fr_graph.core.intent import analyze_query
 from fr_graph.core.lifecycle import LifecycleState
+from fr_graph.core.ontology import Category
 from fr_graph.core.policy import PolicyTable
 from fr_graph.core.rerank import FULL, UNTYPED, CandidateBatch, rerank
+from fr_graph.overlay import ISO_FORMAT
+from fr_graph.pipeline.search import Candidates, build_batch
 
 NOW = datetime(2025, 6, 4, 12, tzinfo=UTC)
 SIZES = (20, 100, 1000)
@@ -69,6 +76,28 @@ def columns(k: int, rng: np.random.Generator, *, slots: bool) -> dict[str, np.nd
     }
 
 
+def store_rows(k: int, rng: np.random.Generator) -> Candidates:
+    """Candidate rows as ``fetch_facts`` returns them (the overlay as a property map)."""
+    names = [c.value for c in Category]
+    rows: list[dict[str, Any]] = []
+    for i in range(k):
+        seen = NOW - timedelta(hours=float(rng.uniform(0, 540 * 24)))
+        event = NOW + timedelta(days=float(rng.normal(0, 20))) if rng.random() < 0.101 else None
+        rows.append({"uuid": f"u{i}", "fact": f"fact {i}", "valid_at": seen, "created_at": seen,
+                     "overlay": {
+                         "categories": list(rng.choice(names, 2, replace=False)),
+                         "category_weights": [0.7, 0.3], "state": "active",
+                         "observed_at": seen.strftime(ISO_FORMAT),
+                         "event_time": event.strftime(ISO_FORMAT) if event else None,
+                         "valid_to": None, "confidence": float(rng.uniform(0.5, 1.0)),
+                         "strength": float(rng.random()), "emotional_loading": 0.0,
+                         "has_number": bool(rng.random() < 0.273), "world_knowledge": False,
+                         "instruction_like": False, "ambiguous": False, "stage": "transient",
+                         "slot_key": f"x|slot|{rng.integers(0, max(2, int(k * 0.8)))}"}})
+    return Candidates(rows, rng.uniform(0.70, 0.99, k),
+                      np.where(rng.random(k) < 0.3, rng.random(k), 0.0), rng.random(k) < 0.1)
+
+
 def time_calls(call: Callable[[], object], calls: int, rounds: int) -> tuple[float, float]:
     """(median over all calls, lowest round median), in microseconds."""
     for _ in range(50):
@@ -102,12 +131,14 @@ def main() -> None:
         plain = CandidateBatch(**columns(k, rng, slots=False))  # type: ignore[arg-type]
         slotted = CandidateBatch(**columns(k, rng, slots=True))  # type: ignore[arg-type]
         raw = columns(k, rng, slots=True)
+        rows = store_rows(k, rng)
         cases: list[tuple[str, Callable[[], object]]] = [
             ("rerank full", lambda b=plain: rerank(b, query, policy, now, FULL)),
             ("rerank full + slots (Omega)", lambda b=slotted: rerank(b, query, policy, now)),
             ("rerank untyped + slots", lambda b=slotted: rerank(b, query, policy, now,
                                                                  UNTYPED)),
             ("CandidateBatch(...) validation", lambda r=raw: CandidateBatch(**r)),  # type: ignore[arg-type]
+            ("build_batch (store rows)", lambda c=rows: build_batch(c)),
         ]
         for name, call in cases:
             median, best = time_calls(call, args.calls, args.rounds)
