@@ -1,0 +1,34 @@
+"""The StageMem diagnostics harness (bench/retention_regimes.py) keeps the paper's
+qualitative findings on the pure core (a few seeds; the full run is in BENCHMARKS.md)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+
+import retention_regimes as bench  # noqa: E402
+
+
+def test_the_paper_failure_axes_separate() -> None:
+    results = bench.harness(seeds=3)
+    table1 = results["Table 1: premise realization under compression pressure"]
+    assert table1["fr-graph (StageMem)"]["Prem"] == 1.0
+    assert table1["fr-graph (StageMem)"]["FinalLoad"] < 1.0
+    assert table1["confidence-only"]["Prem"] == 0.0  # credible residue wins
+    assert table1["single-state"]["Prem"] == 0.0
+    assert table1["single-layer"]["Prem"] == 1.0 and table1["single-layer"]["FinalLoad"] == 1.0
+    heavy = results["Tables 2/9: heavy admitted content"]
+    assert heavy["fr-graph (StageMem)"]["ImpRet"] == 1.0
+    assert heavy["front-door-only (Mem0-style)"]["ImpRet"] == 0.0
+    assert heavy["reinforced-flat (MemoryBank-style)"]["ImpRet"] == 0.0
+    gate = results["Table 3: gate-strength-lifecycle"]
+    assert gate["strength-only lifecycle"]["FalsePrem"] > 0  # no validity gate
+    assert gate["confidence+strength (fr-graph)"]["Behav"] == 1.0
+    quadrant = results["Table 4: confidence x strength quadrants"]["fr-graph (StageMem)"]
+    assert quadrant["GoodProt"] == 1.0 and quadrant["BadProt"] == 0.0
+    heuristics = results["Table 5: implicit heuristics"]
+    assert heuristics["explicit strength lifecycle (fr-graph)"]["Behav"] == 1.0
+    assert all(row["Behav"] < 1.0 for name, row in heuristics.items()
+               if not name.startswith("explicit"))
