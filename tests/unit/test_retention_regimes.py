@@ -8,7 +8,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 
-import retention_regimes as bench  # noqa: E402
+import retention_regimes as bench
 
 
 def test_the_paper_failure_axes_separate() -> None:
