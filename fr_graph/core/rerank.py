@@ -807,7 +807,9 @@ def _omega(runs: SlotRuns, confidence: np.ndarray, reason: np.ndarray, gamma: fl
     ``e'`` in the same slot (``v``: confidence), as a sum of logs."""
     if runs.targets is not None and runs.sources is not None \
             and runs.source_confidence is not None:
-        contribution = np.log1p(runs.source_confidence * -gamma) * (reason[runs.sources] == 0)
+        contribution = np.log1p(runs.source_confidence * -gamma)
+        if reason.any():  # masked later rows do not supersede (most batches mask none)
+            contribution *= reason[runs.sources] == 0
         log_omega: np.ndarray = np.bincount(runs.targets, weights=contribution,
                                             minlength=reason.shape[0])
     else:
