@@ -443,7 +443,7 @@ def harness(seeds: int) -> dict[str, dict[str, dict[str, float]]]:
         for name, run in TABLES["Tables 2/9: heavy admitted content"][2].items():
             rows = [heavy_metrics(run(heavy_regime(s, transient)), heavy_regime(s, transient))
                     for s in range(seeds)]
-            sweep[f"transient {transient:>2} | {name}"] = {
+            sweep[f"transient {transient:>2}: {name}"] = {
                 k: float(np.mean([r[k] for r in rows])) for k in ("ImpRet", "FinalLoad",
                                                                    "NonCrit")}
     results["Table 10: capacity sweep (heavy regime)"] = sweep
