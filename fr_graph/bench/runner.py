@@ -45,7 +45,7 @@ Rankings = dict[str, dict[str, list[str]]]  # question id -> system -> fact ids,
 Ask = Callable[[Question, dict[str, GroupIds]], Awaitable[None]]
 
 #: Personas the robustness grid re-imports per cell (the first ones of the suite).
-ROBUSTNESS_PERSONAS: Final[dict[str, int]] = {"quick": 2, "full": 4}
+ROBUSTNESS_PERSONAS: Final[dict[str, int]] = {"quick": 1, "full": 4}
 _EMBED_CHUNK: Final = 256
 
 

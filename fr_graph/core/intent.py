@@ -279,13 +279,19 @@ _HISTORICAL = _rx(
     r"old (?:job|address|apartment|place|number|phone|car|name)",
     r"prior to", r"earlier (?:i|my)", r"was (?:my|i) .{0,30}before", r"before that",
     r"how (?:has|have|did) .{0,40}chang", r"history of", r"over time",
+    # "Before Lisbon, where was home?", "where did I work before Ericsson?"
+    r"^\W*(?:\w+\W+){0,2}before (?!(?:my|the|i|we|you|it|this|next|tomorrow)\b)\w+",
+    r"(?:did|was|were|had) (?:i|we|my) .{0,40}\bbefore\b",
+    r"before (?:i|we) (?:left|joined|moved|switched|started|quit|changed)",
+    r"(?:i|we) (?:was|were) .{0,30}\bbefore\b",
+    r"(?:leave|left) (?:to (?:go|join|move|work)|for)",
 )
 _UPCOMING = _rx(
     r"upcoming", r"coming up", r"next (?:week|month|year|weekend|time|few days)",
     r"tomorrow", r"tonight", r"later today", r"this (?:coming )?(?:weekend|evening)",
     r"soon", r"scheduled", r"due(?! to)", r"deadlines?", r"will i", r"am i (?:going|supposed)",
     r"do i have to", r"need to (?:do|finish|submit|pay)", r"plans? for", r"future",
-    r"remind", r"in (?:a|two|three|\d+) (?:days?|weeks?|months?)",
+    r"remind me (?:to|about)", r"in (?:a|two|three|\d+) (?:days?|weeks?|months?)",
 )
 _PAST = _rx(
     r"last (?:week|month|year|weekend|time|night|summer|winter|spring|fall)", r"yesterday",

@@ -212,3 +212,25 @@ def test_routing_factors_are_cached_per_strength() -> None:
     assert factors is analysis.routing_factors(0.25)
     assert factors.argmax() == CATEGORY_INDEX[Category.HOBBIES]
     assert np.allclose(QueryAnalysis.for_intent(Intent.CURRENT).routing_factors(0.25), 1.0)
+
+
+@pytest.mark.parametrize("text", [
+    "Before Lisbon, where was home?", "Where did I work before Ericsson?",
+    "What company did I leave to go to Canva?", "remind me who I was seeing before Noor",
+    "which city did I leave for Berlin?", "What was my job before I joined Nestle?",
+])
+def test_before_a_named_value_is_historical(text: str) -> None:
+    assert analyze_query(text, NOW).intent is Intent.HISTORICAL
+
+
+@pytest.mark.parametrize("text", [
+    "What do I need to do before my flight?", "Remind me what tea I like",
+    "Before my trip, what should I pack?",
+])
+def test_before_an_event_or_a_plain_reminder_is_not_historical(text: str) -> None:
+    assert analyze_query(text, NOW).intent is not Intent.HISTORICAL
+
+
+def test_remind_me_alone_is_not_upcoming() -> None:
+    assert analyze_query("Remind me what tea I like", NOW).intent is Intent.CURRENT
+    assert analyze_query("Remind me to call mom tomorrow", NOW).intent is Intent.UPCOMING
