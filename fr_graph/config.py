@@ -65,6 +65,10 @@ class Settings(BaseModel):
     #: How many vector-index hits to ask for per wanted candidate: the Neo4j 5.26 vector
     #: index cannot filter by group, so other groups' facts are dropped after the query.
     vector_oversample: int = Field(default=8, ge=1, le=100)
+    #: Tries per store call or transaction when the store fails transiently (unreachable,
+    #: session expired, deadlock); waits ``store_backoff_s * 2**n`` between tries.
+    store_attempts: int = Field(default=4, ge=1, le=20)
+    store_backoff_s: float = Field(default=0.25, ge=0.0, le=30.0)
     #: Classify imported facts with the LLM instead of the rules (``FR_GRAPH_LLM_CLASSIFY``).
     #: Only with an LLM configured; a failed call falls back to the rules, with a warning.
     llm_classifier: bool = False
@@ -110,6 +114,8 @@ class Settings(BaseModel):
         OpenAI-compatible server, e.g. Ollama or vLLM) with ``FR_GRAPH_LLM_MODEL`` and
         ``FR_GRAPH_LLM_TEMPERATURE``; ``FR_GRAPH_LLM_CLASSIFY`` and ``FR_GRAPH_LLM_DISTILL``
         (``1``/``true``/``yes``) switch on the LLM classifier and distillation.
+        ``FR_GRAPH_STORE_ATTEMPTS`` and ``FR_GRAPH_STORE_BACKOFF`` (seconds) tune the retries
+        after transient store failures.
         Explicit ``overrides`` that are not None win over the environment.
         """
         env = os.environ if env is None else env
@@ -127,6 +133,8 @@ class Settings(BaseModel):
             },
             "llm_classifier": env.get("FR_GRAPH_LLM_CLASSIFY") or False,
             "llm_distill": env.get("FR_GRAPH_LLM_DISTILL") or False,
+            "store_attempts": env.get("FR_GRAPH_STORE_ATTEMPTS") or 4,
+            "store_backoff_s": env.get("FR_GRAPH_STORE_BACKOFF") or 0.25,
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
         try:

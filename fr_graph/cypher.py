@@ -17,7 +17,7 @@ from fr_graph.errors import QueryNotFoundError
 
 Dialect = Literal["neo4j", "falkordb"]
 
-_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+_NAME = re.compile(r"[a-z][a-z0-9_]*\Z")
 
 
 @cache

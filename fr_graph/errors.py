@@ -5,6 +5,7 @@
     ├── InputError               bad user input (a JSONL line, an argument); names the record
     │   └── ImportValidationError  --strict import found bad lines; nothing was written
     ├── StoreError               the graph store failed or is unreachable
+    │   ├── StoreUnavailable     still unreachable after the configured retries
     │   └── QueryNotFoundError   a named Cypher query does not exist
     └── NotFoundError            a fact, group or query target that does not exist
 
@@ -48,6 +49,11 @@ class StoreError(FrGraphError):
     def __init__(self, message: str, *, query: str | None = None) -> None:
         self.query = query
         super().__init__(f"{message} (query {query})" if query else message)
+
+
+class StoreUnavailable(StoreError):
+    """The store stayed unreachable (or kept failing transiently) through every retry; the
+    unit of work that was running wrote nothing."""
 
 
 class QueryNotFoundError(StoreError):

@@ -3,6 +3,7 @@
 // Params:  none; {embedding_dim} is substituted with the configured integer dimension.
 // Returns: nothing
 CREATE CONSTRAINT fr_fact_edge_uuid IF NOT EXISTS FOR (f:FrFact) REQUIRE f.edge_uuid IS UNIQUE;
+CREATE CONSTRAINT fr_lock_group IF NOT EXISTS FOR (l:FrLock) REQUIRE l.group_id IS UNIQUE;
 CREATE INDEX fr_fact_group_source IF NOT EXISTS FOR (f:FrFact) ON (f.group_id, f.source_id);
 CREATE INDEX fr_fact_group_slot IF NOT EXISTS FOR (f:FrFact) ON (f.group_id, f.slot_key);
 CREATE INDEX fr_fact_group_state IF NOT EXISTS FOR (f:FrFact) ON (f.group_id, f.state);

@@ -6,7 +6,9 @@ order (entities, then the ``RELATES_TO`` edges, then one atomic query with the `
 overlays, the lifecycle transitions they cause and the mirror; see
 :mod:`fr_graph.pipeline.lifecycle`) makes an interrupted import safe to rerun: a record
 counts as imported only once its overlay node exists, and a chunk's overlays and
-transitions are written together or not at all.
+transitions are written together or not at all. A chunk's writes run inside the group's
+unit of work (:meth:`~fr_graph.stores.base.GraphStore.transact`), so concurrent imports
+into one group neither duplicate entities nor decide from a stale slot.
 """
 
 from __future__ import annotations
@@ -28,9 +30,9 @@ from fr_graph.core.lifecycle import LifecycleState, Stage
 from fr_graph.core.ontology import Category
 from fr_graph.core.policy import PolicyTable
 from fr_graph.overlay import MIRRORED_FIELDS, FactOverlay, stable_uuid, to_iso
-from fr_graph.pipeline.lifecycle import LifecycleOutcome, apply_transitions
+from fr_graph.pipeline.lifecycle import LifecycleOutcome, apply_transitions, transition_batch
 from fr_graph.pipeline.records import FactRecord, MessageRecord
-from fr_graph.stores.base import GraphStore
+from fr_graph.stores.base import GraphStore, QueryRunner
 
 Progress = Callable[[int], None]
 CHUNK = 256
@@ -195,28 +197,47 @@ class Ingestor:
         started = time.perf_counter()
         wall_now = datetime.now(UTC)
         graphiti = self.graphiti_for(group_id)
-        if missing:
+        name_vector = dict(zip(missing, name_vectors, strict=True))
+        fact_vector = dict(zip((o.edge_uuid for o in overlays), fact_vectors, strict=True))
+        policy = self.policy.for_group(group_id)
+
+        async def write(runner: QueryRunner) -> LifecycleOutcome:
+            # Inside the group's unit of work, so that a concurrent import of the same
+            # records or entities sees what the other wrote: Graphiti MERGEs nodes by uuid
+            # without a uniqueness constraint, which duplicates them under concurrency.
+            rows = await runner.run("existing_sources", group_id, group_id=group_id,
+                                    source_ids=[r.id for r in fresh])
+            done = {row["source_id"] for row in rows}
+            rows = await runner.run("existing_entities", group_id, uuids=list(name_vector))
+            saved = {row["uuid"] for row in rows}
             nodes = [
                 EntityNode(uuid=u, name=entity_names[u], group_id=group_id, labels=["Entity"],
                            summary="", created_at=wall_now, name_embedding=vec.tolist())
-                for u, vec in zip(missing, name_vectors, strict=True)
+                for u, vec in name_vector.items() if u not in saved
             ]
-            await graphiti.nodes.entity.save_bulk(nodes)
-        edges = [
-            EntityEdge(
-                uuid=overlay.edge_uuid, group_id=group_id, source_node_uuid=source,
-                target_node_uuid=target, name=_snake(record.predicate or "states"),
-                fact=record.fact, fact_embedding=vec.tolist(), episodes=[],
-                created_at=wall_now, valid_at=record.observed_at, invalid_at=None,
-                expired_at=None, attributes=mirror_attributes(overlay),
-            )
-            for record, overlay, (source, target), vec in zip(
-                fresh, overlays, endpoints, fact_vectors, strict=True)
-        ]
-        await graphiti.edges.entity.save_bulk(edges)
-        outcome = await self.write_overlays(group_id, overlays)
+            if nodes:
+                await graphiti.nodes.entity.save_bulk(nodes)
+            todo = [(record, overlay, ends) for record, overlay, ends
+                    in zip(fresh, overlays, endpoints, strict=True) if record.id not in done]
+            edges = [
+                EntityEdge(
+                    uuid=overlay.edge_uuid, group_id=group_id, source_node_uuid=source,
+                    target_node_uuid=target, name=_snake(record.predicate or "states"),
+                    fact=record.fact, fact_embedding=fact_vector[overlay.edge_uuid].tolist(),
+                    episodes=[], created_at=wall_now, valid_at=record.observed_at,
+                    invalid_at=None, expired_at=None, attributes=mirror_attributes(overlay),
+                )
+                for record, overlay, (source, target) in todo
+            ]
+            if edges:
+                await graphiti.edges.entity.save_bulk(edges)
+            return await transition_batch(runner, group_id, [o for _, o, _ in todo], policy)
+
+        outcome = await self.store.transact(group_id, write)
         report.store_seconds += time.perf_counter() - started
-        report.imported += len(fresh)
+        # A concurrent import of the same records may have written some of them first.
+        report.imported += outcome.created
+        report.already_present += len(fresh) - outcome.created
         report.transitions.update(outcome.transitions)
 
     async def classify(self, records: Sequence[FactRecord]) -> list[Classification]:

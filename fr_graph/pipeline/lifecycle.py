@@ -39,7 +39,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any, Final
 
@@ -54,7 +54,7 @@ from fr_graph.core.supersession import (
     in_scope,
 )
 from fr_graph.overlay import FactOverlay, from_iso, to_iso
-from fr_graph.stores.base import GraphStore
+from fr_graph.stores.base import GraphStore, QueryRunner
 
 #: Categories whose facts are plans a retraction can call off by meaning alone.
 PLAN_CATEGORIES: Final = frozenset({Category.PROJECTS, Category.OBLIGATIONS,
@@ -226,6 +226,7 @@ class Planner:
         self.links: dict[tuple[str, str], Link] = {}
         self.invalidations: dict[str, datetime] = {}
         self._slot_matched: set[str] = set()  # new retractions with statements in scope
+        self._remirror: set[str] = set()
         for row in stored:
             self._index(_Fact.stored(row))
 
@@ -240,6 +241,16 @@ class Planner:
         keys = {"|".join(parts[:n]) for n in range(1, len(parts) + 1)}
         keys.update(k for k in self._by_key if k.startswith(key + "|"))
         return [self.facts[i] for k in keys for i in self._by_key.get(k, ())]
+
+    def resaved(self, fact_ids: Iterable[str]) -> None:
+        """Stored facts whose Graphiti edges were saved again: re-apply their mirror and
+        ``invalid_at`` (Graphiti's save replaces every property of the edge)."""
+        for fact_id in fact_ids:
+            fact = self.facts[fact_id]
+            self._remirror.add(fact_id)
+            ended = from_iso(fact.valid_to)
+            if _RANK.get(fact.state, 0) > 0 and ended is not None:
+                self.invalidations.setdefault(fact_id, ended)
 
     def apply_evidence(self, fact_id: str, state: LifecycleState,
                        valid_to: datetime | None) -> None:
@@ -373,6 +384,7 @@ class Planner:
             elif fact.changed:
                 updates.append({"edge_uuid": fact.id, "state": str(fact.state),
                                 "ambiguous": fact.ambiguous, "valid_to": fact.valid_to})
+        written = [row["edge_uuid"] for row in overlays + updates]
         return {
             "overlays": overlays,
             "updates": updates,
@@ -380,7 +392,7 @@ class Planner:
             "invalidations": [{"edge_uuid": uuid, "invalid_at": at}
                               for uuid, at in self.invalidations.items()],
             "now": now,
-            "mirror": [row["edge_uuid"] for row in overlays + updates],
+            "mirror": [*written, *sorted(self._remirror.difference(written))],
         }
 
 
@@ -404,13 +416,27 @@ async def apply_transitions(
     now: datetime | None = None,
 ) -> LifecycleOutcome:
     """Write ``overlays`` (new facts whose Graphiti edges are already saved) with every
-    lifecycle transition they cause, in at most three round trips (see the module doc).
+    lifecycle transition they cause, as one isolated unit (:meth:`GraphStore.transact`):
+    two writers of a slot deciding from the same stored state would each keep their own
+    version active. Arguments as in :func:`transition_batch`."""
+    return await store.transact(group_id, lambda runner: transition_batch(
+        runner, group_id, overlays, policy, evidence=evidence, now=now))
+
+
+async def transition_batch(
+    runner: QueryRunner, group_id: str, overlays: Sequence[FactOverlay], policy: PolicyTable,
+    *, evidence: Mapping[str, tuple[LifecycleState, datetime | None]] | None = None,
+    now: datetime | None = None,
+) -> LifecycleOutcome:
+    """Load, decide and write one batch in at most three round trips (see the module doc),
+    inside a unit of work the caller holds (``runner`` is the store's transaction).
 
     Args:
-        store: the group's store.
+        runner: the store, or its open transaction.
         group_id: the group all overlays belong to.
         overlays: the new facts; their state, ``ambiguous`` and ``valid_to`` are updated in
-            place to what was decided.
+            place to what was decided. Facts another writer already stored are left as it
+            decided them (only their mirror is re-applied).
         policy: the group's policy table (thresholds).
         evidence: stored facts Graphiti invalidated, ``edge_uuid -> (state, valid_to)`` from
             :func:`graphiti_evidence`; applied before any decision.
@@ -418,20 +444,26 @@ async def apply_transitions(
     """
     now = now or datetime.now(UTC)
     evidence = evidence or {}
-    params = _load_params(group_id, overlays, evidence)
+    incoming = [o.edge_uuid for o in overlays]
+    batch = [replace(o) for o in overlays]  # a retried unit starts from the caller's copy
+    params = _load_params(group_id, batch, [*evidence, *incoming])
     stored: list[dict[str, Any]] = []
     if params["keys"] or params["edge_uuids"]:
-        stored = await store.run("lifecycle_facts", group_id, **params)
+        stored = await runner.run("lifecycle_facts", group_id, **params)
+    present = {row["edge_uuid"] for row in stored}
     planner = Planner(policy, stored)
+    # Another writer (a concurrent import of the same records) got there first: its
+    # decisions stand; only the mirror Graphiti's re-save of the edge reset is redone.
+    planner.resaved(present.intersection(incoming))
     for uuid, (state, valid_to) in evidence.items():
         planner.apply_evidence(uuid, state, valid_to)
-    planner.add(overlays)
+    planner.add(o for o in batch if o.edge_uuid not in present)
 
     probes = planner.unmatched_retractions()
     if probes:
-        rows = await store.run("retraction_candidates", group_id, group_id=group_id,
-                               probes=probes, min_cosine=RETRACTION_MIN_COSINE,
-                               categories=sorted(str(c) for c in PLAN_CATEGORIES))
+        rows = await runner.run("retraction_candidates", group_id, group_id=group_id,
+                                probes=probes, min_cosine=RETRACTION_MIN_COSINE,
+                                categories=sorted(str(c) for c in PLAN_CATEGORIES))
         by_probe: dict[str, tuple[str, list[RetractionCandidate]]] = {}
         for row in rows:
             text, found = by_probe.setdefault(row["probe"], (row["probe_fact"] or "", []))
@@ -442,8 +474,12 @@ async def apply_transitions(
             planner.retract(probe, select_retraction_targets(text, found))
 
     write = planner.write_params(now)
-    if write["overlays"] or write["updates"] or write["links"]:
-        await store.run("apply_lifecycle", group_id, **write)
+    if write["overlays"] or write["updates"] or write["links"] or write["mirror"]:
+        await runner.run("apply_lifecycle", group_id, **write)
+    for original, final in zip(overlays, batch, strict=True):
+        if original.edge_uuid not in present:
+            original.state, original.ambiguous = final.state, final.ambiguous
+            original.valid_to = final.valid_to
     return planner.outcome()
 
 

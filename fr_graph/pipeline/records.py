@@ -30,7 +30,7 @@ from fr_graph.core.ontology import Category
 MAX_TEXT_CHARS = 10_000
 MAX_LINE_BYTES = 64 * 1024
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-_GROUP_ID = re.compile(r"^[A-Za-z0-9_-]{1,128}$")
+_GROUP_ID = re.compile(r"[A-Za-z0-9_-]{1,128}\Z")  # \Z: "$" would let a final newline in
 
 
 def _clean_text(value: str) -> str:

@@ -10,19 +10,41 @@ from __future__ import annotations
 import asyncio
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable
-from typing import Any
+from collections import defaultdict
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
 
 from fr_graph import cypher
 from fr_graph._graphiti import GraphDriver
 from fr_graph.config import Settings
-from fr_graph.errors import InputError, StoreError
+from fr_graph.errors import InputError, StoreError, StoreUnavailable
 
 Tracer = Callable[[str, dict[str, Any]], None]
 
+
+class QueryRunner(Protocol):
+    """Runs named queries: the store itself, or one open transaction of it."""
+
+    async def run(self, name: str, group: str, /, **params: Any) -> list[dict[str, Any]]:
+        ...
+
+
+def one_line(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}".splitlines()[0]
+
+
+#: Keyword search uses at most this many distinct words of a query: Lucene refuses queries
+#: of more than 1024 clauses, and more words add nothing to a ranking of 20 hits.
+FULLTEXT_MAX_WORDS = 64
+
+
+def fulltext_words(text: str) -> str:
+    """The first FULLTEXT_MAX_WORDS distinct words of ``text`` (query syntax escaped later)."""
+    return " ".join(list(dict.fromkeys(text.split()))[:FULLTEXT_MAX_WORDS])
+
 # Graphiti's own rule for group ids (letters, digits, '-' and '_'); FalkorDB also uses the
 # group id as a graph name, so nothing else may pass.
-_GROUP_ID = re.compile(r"^[A-Za-z0-9_-]{1,128}$")
+_GROUP_ID = re.compile(r"[A-Za-z0-9_-]{1,128}\Z")  # \Z: "$" would let a final newline in
 
 
 def check_group_id(group_id: str) -> str:
@@ -61,6 +83,8 @@ class GraphStore(ABC):
         self.tracer = tracer
         self._schema_ready: set[str] = set()
         self._schema_lock = asyncio.Lock()
+        # Serializes one process's lifecycle transactions per group (see ``transact``).
+        self._group_locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
 
     # -- backend seams ---------------------------------------------------------------
 
@@ -100,6 +124,10 @@ class GraphStore(ABC):
     def _normalize_record(self, record: Any) -> dict[str, Any]:
         """One driver record as a plain dict with Python values."""
 
+    def _is_transient(self, exc: BaseException) -> bool:
+        """Whether ``exc`` is worth retrying (the store was briefly unreachable or busy)."""
+        return False
+
     async def close(self) -> None:
         await settle_index_task(self.driver)
         await self.driver.close()  # type: ignore[no-untyped-call]
@@ -112,8 +140,16 @@ class GraphStore(ABC):
             return
         async with self._schema_lock:
             if scope not in self._schema_ready:
-                await self._create_schema(group_id)
+                await self.with_retries("schema", lambda: self._schema_attempt(group_id))
                 self._schema_ready.add(scope)
+
+    async def _schema_attempt(self, group_id: str) -> None:
+        try:
+            await self._create_schema(group_id)
+        except StoreError:
+            raise
+        except Exception as exc:  # Graphiti's index build raises the driver's own errors
+            raise StoreError(one_line(exc), query="schema") from exc
 
     async def run(self, name: str, group: str, /, **params: Any) -> list[dict[str, Any]]:
         """Run the named query against ``group``'s graph and return plain dict rows."""
@@ -126,14 +162,53 @@ class GraphStore(ABC):
         if self.tracer is not None:
             self.tracer(name, params)
         driver = self.driver_for(group)
-        try:
-            result = await driver.execute_query(text, **params)
-        except Exception as exc:  # the drivers raise many unrelated types
-            raise StoreError(f"{type(exc).__name__}: {exc}".splitlines()[0], query=name) from exc
+
+        async def once() -> Any:
+            try:
+                return await driver.execute_query(text, **params)
+            except Exception as exc:  # the drivers raise many unrelated types
+                raise StoreError(one_line(exc), query=name) from exc
+
+        result = await self.with_retries(name, once)
         if result is None:
             return []
         records = result[0]
         return [self._normalize_record(r) for r in records]
+
+    async def with_retries[T](self, name: str, attempt: Callable[[], Awaitable[T]]) -> T:
+        """Run ``attempt`` again, with exponential backoff, while it fails transiently.
+
+        Every retried unit is idempotent (MERGEs keyed by uuid, or a whole transaction that
+        was rolled back), so a try that failed half-way never leaves a partial write behind.
+        Raises StoreUnavailable once ``settings.store_attempts`` tries have failed.
+        """
+        attempts = self.settings.store_attempts
+        for number in range(1, attempts + 1):
+            try:
+                return await attempt()
+            except StoreError as exc:
+                cause = exc.__cause__ or exc
+                if not self._is_transient(cause):
+                    raise
+                if number == attempts:
+                    raise StoreUnavailable(
+                        f"store unavailable after {attempts} attempts: {one_line(cause)}",
+                        query=name) from cause
+            await asyncio.sleep(self.settings.store_backoff_s * 2 ** (number - 1))
+        raise AssertionError("unreachable")  # the loop returns or raises
+
+    async def transact[T](self, group: str, work: Callable[[QueryRunner], Awaitable[T]]
+                          ) -> T:
+        """Run ``work`` as one isolated read-decide-write unit on ``group``'s facts.
+
+        No other ``transact`` on the same group interleaves with it, so decisions made from
+        what ``work`` read still hold when it writes. Here (FalkorDB, one process owns an
+        embedded file) an asyncio lock per group does it and each query is atomic on its
+        own; Neo4j overrides this with a database transaction holding a group lock node.
+        ``work`` may run more than once (after a transient failure) and must be idempotent.
+        """
+        async with self._group_locks[group]:
+            return await work(self)
 
 
 def open_store(settings: Settings, tracer: Tracer | None = None) -> GraphStore:

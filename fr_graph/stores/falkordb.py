@@ -19,7 +19,7 @@ from fr_graph import cypher
 from fr_graph._graphiti import FalkorDriver, GraphDriver
 from fr_graph.config import Settings
 from fr_graph.errors import ConfigError, StoreError
-from fr_graph.stores.base import GraphStore, Tracer, settle_index_task
+from fr_graph.stores.base import GraphStore, Tracer, fulltext_words, settle_index_task
 
 # Graph names that are not groups: Graphiti's default database and FalkorDB's own.
 _NOT_GROUPS = {"default_db", "_"}
@@ -170,7 +170,7 @@ class FalkorStore(GraphStore):
     async def fulltext_candidates(
         self, group_id: str, text: str, limit: int
     ) -> list[tuple[str, float]]:
-        query = fulltext_query(text)
+        query = fulltext_query(fulltext_words(text))
         if not query:
             return []
         rows = await self.run("fulltext_candidates", group_id, query=query, limit=limit)
@@ -178,6 +178,11 @@ class FalkorStore(GraphStore):
 
     def _normalize_record(self, record: Any) -> dict[str, Any]:
         return dict(record)
+
+    def _is_transient(self, exc: BaseException) -> bool:
+        import redis
+
+        return isinstance(exc, redis.ConnectionError | redis.TimeoutError)
 
     async def close(self) -> None:
         for driver in self._drivers.values():

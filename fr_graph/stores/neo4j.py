@@ -2,15 +2,28 @@
 
 from __future__ import annotations
 
+import contextlib
 import math
 import re
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
+
+from neo4j import AsyncTransaction
+from neo4j.exceptions import ServiceUnavailable, SessionExpired, TransientError
 
 from fr_graph import cypher
 from fr_graph._graphiti import GraphDriver, Neo4jDriver
 from fr_graph.config import Settings
-from fr_graph.stores.base import GraphStore, Tracer, settle_index_task
+from fr_graph.errors import StoreError
+from fr_graph.stores.base import (
+    GraphStore,
+    QueryRunner,
+    Tracer,
+    fulltext_words,
+    one_line,
+    settle_index_task,
+)
 
 # Sizing the vector-index request. The 5.26 index cannot filter by group, so a group that
 # holds ``share`` of the store finds about ``fetch * share`` of its facts among the index's
@@ -41,6 +54,24 @@ def _to_python(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: _to_python(v) for k, v in value.items()}
     return value
+
+
+class _Transaction:
+    """Named queries inside one open Neo4j transaction (see ``Neo4jStore.transact``)."""
+
+    def __init__(self, store: Neo4jStore, tx: AsyncTransaction) -> None:
+        self.store = store
+        self.tx = tx
+
+    async def run(self, name: str, group: str, /, **params: Any) -> list[dict[str, Any]]:
+        if self.store.tracer is not None:
+            self.store.tracer(name, params)
+        try:
+            result = await self.tx.run(cypher.load(name, self.store.dialect), params)
+            records = [record async for record in result]
+        except Exception as exc:  # the driver raises many unrelated types
+            raise StoreError(one_line(exc), query=name) from exc
+        return [self.store._normalize_record(r) for r in records]
 
 
 class Neo4jStore(GraphStore):
@@ -109,7 +140,7 @@ class Neo4jStore(GraphStore):
     async def fulltext_candidates(
         self, group_id: str, text: str, limit: int
     ) -> list[tuple[str, float]]:
-        query = lucene_escape(text).strip()
+        query = lucene_escape(fulltext_words(text)).strip()
         if not query:
             return []
         if _LUCENE_WORD.search(group_id):
@@ -123,3 +154,38 @@ class Neo4jStore(GraphStore):
 
     def _normalize_record(self, record: Any) -> dict[str, Any]:
         return {key: _to_python(value) for key, value in dict(record).items()}
+
+    def _is_transient(self, exc: BaseException) -> bool:
+        # TransientError covers deadlocks between two group-lock transactions.
+        return isinstance(exc, ServiceUnavailable | SessionExpired | TransientError)
+
+    async def transact[T](self, group: str, work: Callable[[QueryRunner], Awaitable[T]]
+                          ) -> T:
+        """``work`` inside one Neo4j transaction that first write-locks the group's
+        ``(:FrLock {group_id})`` node: concurrent writers of a group, in any process, queue
+        on that lock, and a failed try rolls back whole (then retried with backoff)."""
+        async def attempt() -> T:
+            async with self.driver.session() as session:
+                tx = await session.begin_transaction()
+                try:
+                    runner = _Transaction(self, tx)
+                    await runner.run("take_group_lock", group, group_id=group)
+                    result = await work(runner)
+                    await tx.commit()
+                except BaseException:
+                    if not tx.closed():
+                        with contextlib.suppress(Exception):  # the connection may be gone
+                            await tx.rollback()
+                    raise
+                return result
+
+        async def attempt_wrapped() -> T:
+            try:
+                return await attempt()
+            except StoreError:
+                raise
+            except Exception as exc:  # commit / session failures
+                raise StoreError(one_line(exc), query="transaction") from exc
+
+        async with self._group_locks[group]:
+            return await self.with_retries("transaction", attempt_wrapped)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -12,6 +13,7 @@ from fr_graph.api import FrGraph
 from fr_graph.errors import StoreError
 from fr_graph.overlay import stable_uuid
 from fr_graph.pipeline.backfill import backfill_groups
+from fr_graph.stores.base import QueryRunner
 
 pytestmark = pytest.mark.integration
 
@@ -134,19 +136,23 @@ async def test_an_interrupted_backfill_resumes_and_converges(
     fr: FrGraph, group_id: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     edge = await plain_graphiti_graph(fr, group_id)
-    run = fr.store.run
+    transact = fr.store.transact
     writes = 0
 
-    async def crash_on_second_page(name: str, group: str, /, **params: Any
-                                   ) -> list[dict[str, Any]]:
-        nonlocal writes
-        if name == "apply_lifecycle":
-            writes += 1
-            if writes == 2:
-                raise StoreError("simulated crash", query=name)
-        return await run(name, group, **params)
+    async def crash_on_second_page(group: str, work: Any) -> Any:
+        """The store's own transaction, with the second page's write failing inside it."""
+        async def crashing(runner: QueryRunner) -> Any:
+            async def run(name: str, group: str, /, **params: Any) -> list[dict[str, Any]]:
+                nonlocal writes
+                if name == "apply_lifecycle":
+                    writes += 1
+                    if writes == 2:
+                        raise StoreError("simulated crash", query=name)
+                return await runner.run(name, group, **params)
+            return await work(SimpleNamespace(run=run))
+        return await transact(group, crashing)
 
-    monkeypatch.setattr(fr.store, "run", crash_on_second_page)
+    monkeypatch.setattr(fr.store, "transact", crash_on_second_page)
     with pytest.raises(StoreError, match="simulated crash"):
         await backfill_groups(fr.store, [group_id], fr.policy, page_size=3)
     monkeypatch.undo()

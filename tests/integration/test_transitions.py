@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -19,6 +20,7 @@ from fr_graph.config import LLMSettings, Settings
 from fr_graph.errors import StoreError
 from fr_graph.overlay import stable_uuid
 from fr_graph.pipeline.records import MessageRecord
+from fr_graph.stores.base import QueryRunner
 from tests.fake_llm import FakeLLM
 from tests.integration.helpers import write_jsonl
 
@@ -236,14 +238,19 @@ async def test_reimport_and_rerun_after_a_crash_converge_without_duplicate_links
         fact(group_id, "black", "User switched to black coffee", T2, **gold),
         fact(group_id, "tea", "User gave up coffee for green tea", T3, **gold),
     ])
-    run = fr.store.run
+    transact = fr.store.transact
 
-    async def crash(name: str, group: str, /, **params: Any) -> list[dict[str, Any]]:
-        if name == "apply_lifecycle":
-            raise StoreError("simulated crash", query=name)
-        return await run(name, group, **params)
+    async def crash_on_write(group: str, work: Any) -> Any:
+        """The store's own transaction, with the lifecycle write failing inside it."""
+        async def crashing(runner: QueryRunner) -> Any:
+            async def run(name: str, group: str, /, **params: Any) -> list[dict[str, Any]]:
+                if name == "apply_lifecycle":
+                    raise StoreError("simulated crash", query=name)
+                return await runner.run(name, group, **params)
+            return await work(SimpleNamespace(run=run))
+        return await transact(group, crashing)
 
-    monkeypatch.setattr(fr.store, "run", crash)
+    monkeypatch.setattr(fr.store, "transact", crash_on_write)
     with pytest.raises(StoreError, match="simulated crash"):
         await fr.import_file(path)
     monkeypatch.undo()

@@ -1,5 +1,5 @@
 """Lifecycle planning without a store: the Planner, the Graphiti mapping, semantic
-retraction, and the exact queries apply_transitions runs (a recording fake store)."""
+retraction, and the exact queries transition_batch runs (a recording fake store)."""
 
 from __future__ import annotations
 
@@ -21,9 +21,9 @@ from fr_graph.pipeline.lifecycle import (
     RETRACTION_MIN_COSINE,
     Planner,
     RetractionCandidate,
-    apply_transitions,
     graphiti_evidence,
     select_retraction_targets,
+    transition_batch,
 )
 
 S = LifecycleState
@@ -240,12 +240,12 @@ class RecordingStore:
 async def test_apply_transitions_loads_once_and_writes_once() -> None:
     store = RecordingStore({"lifecycle_facts": [stored("old", "user|trip:tokyo|hotel", 1)]})
     overlays = [new("n1", "user|trip:tokyo", 3), new("n2", None, 4)]
-    outcome = await apply_transitions(store, "g", overlays, POLICY)  # type: ignore[arg-type]
+    outcome = await transition_batch(store, "g", overlays, POLICY)
     assert [name for name, _ in store.calls] == ["lifecycle_facts", "apply_lifecycle"]
     load = store.calls[0][1]
     assert load["keys"] == ["user", "user|trip:tokyo"]
     assert load["prefixes"] == ["user|trip:tokyo|"]
-    assert load["edge_uuids"] == []
+    assert load["edge_uuids"] == ["n1", "n2"]  # a concurrent writer may have stored them
     write = store.calls[1][1]
     assert {row["edge_uuid"] for row in write["overlays"]} == {"n1", "n2"}
     assert outcome.created == 2 and outcome.updated == 0
@@ -268,7 +268,7 @@ async def test_an_unmatched_retraction_asks_for_candidates_by_meaning() -> None:
          "marker": None, "observed_at": None, "valid_to": None, "ambiguous": None},
     ]
     store = RecordingStore({"retraction_candidates": candidates})
-    outcome = await apply_transitions(store, "g", [retraction], POLICY)  # type: ignore[arg-type]
+    outcome = await transition_batch(store, "g", [retraction], POLICY)
     assert [name for name, _ in store.calls] == [
         "lifecycle_facts", "retraction_candidates", "apply_lifecycle"]
     write = store.calls[-1][1]
