@@ -32,7 +32,12 @@ from datetime import UTC, datetime
 from fr_graph.classify import dates
 from fr_graph.classify import lexicon as lx
 from fr_graph.classify.dates import resolve_event_time
-from fr_graph.classify.slots import COMPILED_SLOT_RULES, NOT_A_NAME, ROLE_ALIASES
+from fr_graph.classify.slots import (
+    COMPILED_ANCHOR_RULES,
+    COMPILED_SLOT_RULES,
+    NOT_A_NAME,
+    ROLE_ALIASES,
+)
 from fr_graph.core.classification import Classification
 from fr_graph.core.lifecycle import Marker
 from fr_graph.core.ontology import Category
@@ -177,7 +182,12 @@ _NAMED_SUBJECT = re.compile(r"^\s*([A-Z][a-z]+)\s")
 _NOT_NAME_START = lx.words(
     "the a an my our your his her their this that these those there it its user i we you he "
     "she they me on in at for from today tomorrow yesterday tonight just so but and also "
-    "honestly lol omg ok okay well maybe please due since"
+    "honestly lol omg ok okay well maybe please due since "
+    # sentence openers that are not names ("Said goodbye to Denver", "Note to self")
+    "said note update changed switched moved started finally anyway random btw fyi quick "
+    "hmm oh big first new no not officially reminder heads hey guess got had been booked "
+    "gave ditched cancelled canceled sold bought quit left joined dropped tbh fwiw side "
+    "real small funny writing"
 )
 _ROLE_SUBJECT = re.compile(
     r"^(?:my|i's)\s+(mom|mum|mother|dad|father|son|daughter|sister|brother|wife|husband"
@@ -363,16 +373,18 @@ def _subject(fact: str, text: str, category: Category) -> str:
     if _PERSONAL_RE.search(text):
         return "user"
     named = _NAMED_SUBJECT.match(fact[:200])
-    if named and named.group(1).lower() not in _NOT_NAME_START:
+    if (named and named.group(1).lower() not in _NOT_NAME_START
+            and not named.group(1).endswith("ing")):
         return named.group(1).lower()
     return "user"
 
 
 def _slot_key(fact: str, text: str, category: Category, world: bool) -> str | None:
-    if category is Category.OTHER or world:
+    if world:
         return None
     subject = _subject(fact, text, category)
-    for pattern, attribute in COMPILED_SLOT_RULES.get(category, []):
+    rules = [*COMPILED_ANCHOR_RULES, *COMPILED_SLOT_RULES.get(category, [])]
+    for pattern, attribute in rules:
         match = pattern.search(text)
         if match is None:
             continue
@@ -390,6 +402,8 @@ def _slot_key(fact: str, text: str, category: Category, world: bool) -> str | No
                 head = attribute.split(":", 1)[0]
                 attribute = f"{head}:{_snake(instance)}" if _snake(instance) else head
         return f"{subject}|{attribute}"
+    if category is Category.OTHER:
+        return None
     default = {
         Category.IDENTITY: "identity", Category.RELATIONAL: "relationship",
         Category.INTELLECTUAL: "interest", Category.HEALTH: "health",
@@ -424,8 +438,7 @@ def classify_fact(
     slot_key = (None if ev.instruction_like and category is Category.OTHER
                 else _slot_key(fact, ev.text, category, ev.world_knowledge))
     confidence = _confidence(scores, category)
-    if (ev.explicit_change and ev.marker is Marker.ASSERTION and slot_key
-            and category is not Category.OTHER):
+    if ev.explicit_change and ev.marker is Marker.ASSERTION and slot_key:
         # A stated change is the explicit contradiction a hard supersession needs.
         confidence = max(confidence, EXPLICIT_CHANGE_CONFIDENCE)
     return Classification(

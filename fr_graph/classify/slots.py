@@ -192,6 +192,39 @@ SLOT_RULES: dict[Category, list[SlotRule]] = {
     ],
 }
 
+#: Attributes recognizable from the wording alone, whatever category the fact scored: tried
+#: before the category's rules so that restatements of one slot that score different
+#: categories ("home is Seoul for me" / "relocated from Seoul to Denver") share a key.
+ANCHOR_SLOT_RULES: list[SlotRule] = [
+    (r"\b(?:work(?:s|ing)?|employed|(?:new )?job(?: is)?)\s+(?:at|for|with)\b|\bnew job\b"
+     r"|\bfirst (?:week|day|month) at\b|\bemployer\b|\bjoin(?:ed|ing) (?!the\b|a\b|my\b)",
+     "employer"),
+    (r"\bmy (?:manager|boss|supervisor|line manager|team lead)\b|\breport(?:s|ing)? to\b",
+     "manager"),
+    (r"\bmy (sister|brother|mom|mum|mother|dad|father|parents|grandma|grandmother"
+     r"|grandpa|grandfather|cousin|aunt|uncle|son|daughter)\s+(?:now\s+|just\s+)?(?:lives"
+     r"|is living|is based|moved|relocated)\b", "home:{1}"),
+    (r"\bhome is\b|\bis (?:my )?home\b|\b(?:i|we) (?:live|am living|'m living|are living"
+     r"|'re living)\s+(?:in|near)\b|\b(?:i'm|i am|we're|we are) (?:now )?based in\b"
+     r"|\b(?:i|we) (?:moved|relocated) (?:from \w+(?: \w+)? )?to\b|\brelocat\w+ (?:to|from)\b",
+     "current_city"),
+    (r"\bcommut\w+\b|\b(?:to|get to|ride to|go to) work (?:on|by|in)\b|\bto work\b.{0,20}"
+     r"\b(?:bike|scooter|e-scooter|bus|train|tram|car|metro|subway|walk)\b"
+     r"|\b(?:ride|take|drive) (?:a |an |the |my )?[\w-]+ to work\b", "commute"),
+    (r"\bwork(?:ing)? (?:from home|remotely|remote|hybrid|from (?:a|the) (?:co-?working|office))"
+     r"|\bco-?working\b|\bhybrid\b|\bin the office\b", "work_location"),
+    (r"\bmy (?:phone|smartphone|mobile)\b|\b(?:i'm|i am) on (?:a|an) (?:iphone|pixel|galaxy"
+     r"|android|samsung|nokia|fairphone)", "phone"),
+    (r"\b(?:i|we) drive (?:a|an)\b|\bmy car\b|\bcar is (?:a|an)\b", "car"),
+    (r"\bnote-taking\b|\bnotes? app\b|\b(?:take|keep|write) (?:all )?(?:my )?notes\b"
+     r"|\bnotes (?:in|on)\b", "notes_app"),
+    (r"\b(?:spotify|apple music|youtube music|tidal|deezer|pandora|soundcloud)\b", "music_service"),
+    (r"\b(?:answers?|replies|responses?)\b.{0,40}\b(?:work(?:s)? best|style|format|prefer)\b"
+     r"|\b(?:answer|reply|response) style\b", "response_style"),
+    (r"\bworkouts?\b|\bgym time\b|\b(?:training|exercise|workout) (?:sessions?|time|slot)\b",
+     "workout_time"),
+]
+
 #: Family words folded to one role name.
 ROLE_ALIASES = {
     "mom": "mother", "mum": "mother", "dad": "father", "grandma": "grandmother",
@@ -208,6 +241,10 @@ NOT_A_NAME = words(
     could should might may must since after before about over again too then there here this
     these those what where how why if than like named called up out off back had were"""
 )
+
+COMPILED_ANCHOR_RULES: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(pattern), attribute) for pattern, attribute in ANCHOR_SLOT_RULES
+]
 
 COMPILED_SLOT_RULES: dict[Category, list[tuple[re.Pattern[str], str]]] = {
     category: [(re.compile(pattern), attribute) for pattern, attribute in rules]

@@ -384,3 +384,23 @@ def test_a_plain_assertion_stays_below_the_accumulate_threshold(fact: str) -> No
 def test_change_words_do_not_lift_tentative_or_slotless_facts() -> None:
     assert classify_fact("I might switch to oat milk", WED).confidence < 0.95
     assert classify_fact("I left my keys at home", WED).confidence < 0.95
+
+
+@pytest.mark.parametrize("first, second", [
+    ("So my job is at Airbus", "first week at Shopify done, Airbus feels like ages"),
+    ("home is Seoul for me", "Said goodbye to Denver, Lagos is home now"),
+    ("Hmm my manager is Greta", "I report to Oskar these days"),
+    ("I take an e-scooter to work", "I get to work on my bike and it's been fine"),
+    ("I take all my notes in a paper notebook", "Update on my note-taking app: it's Obsidian"),
+    ("My sister lives in Toronto", "ok so random, but my sister lives in Vancouver"),
+])
+def test_restatements_of_one_slot_share_a_key_across_categories(first: str, second: str
+                                                                 ) -> None:
+    key = classify_fact(first, WED).slot_key
+    assert key is not None and key == classify_fact(second, WED).slot_key
+
+
+def test_a_capitalized_opener_is_not_taken_for_a_person() -> None:
+    assert classify_fact("Said goodbye to Denver, Lagos is home now", WED).slot_key == (
+        "user|current_city")
+    assert classify_fact("Alex caught 7 bass", WED).slot_key == "alex|hobby:fishing"
