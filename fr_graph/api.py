@@ -32,6 +32,7 @@ from fr_graph.core.policy import PolicyTable
 from fr_graph.core.rerank import FULL, UNTYPED, Ranked, RerankConfig, rerank
 from fr_graph.errors import ConfigError, ImportValidationError, InputError, NotFoundError
 from fr_graph.pipeline.backfill import BackfillReport, backfill_groups
+from fr_graph.pipeline.control import ForgetReport, PurgeReport, RecategorizeReport
 from fr_graph.pipeline.distill import DEFAULT_KEEP, distill
 from fr_graph.pipeline.episodes import ingest_message_with_llm
 from fr_graph.pipeline.ingest import ImportReport, Ingestor, facts_from_message
@@ -447,6 +448,106 @@ class FrGraph:
         """
         return await run_lifecycle_bench(self, size, seed, out, progress=progress)
 
+    # -- user control ------------------------------------------------------------------
+
+    async def _fact_group(self, uuid: str, group_id: str | None) -> str:
+        """``group_id`` validated, or the group holding fact ``uuid``."""
+        if not uuid.strip():
+            raise InputError("UUID: must not be empty")
+        if group_id is not None:
+            check_group_id(group_id)
+            if not await self.store.has_group(group_id):
+                raise NotFoundError(f"group {group_id!r}: no such group")
+            return group_id
+        return await self._locate(uuid)
+
+    async def recategorize(self, uuid: str, category: str, *,
+                           weights: dict[str, float] | None = None,
+                           group_id: str | None = None, reason: str | None = None,
+                           now: datetime | None = None) -> RecategorizeReport:
+        """Set fact ``uuid``'s category (``weights``: the category mix, normalized), re-mirror
+        it and record the request; the fact then ranks with the new category's policy.
+
+        Raises:
+            InputError: unknown category or bad weights.  NotFoundError: no such fact.
+        """
+        from fr_graph.pipeline.control import category_weights, recategorize
+
+        category_weights(category, weights)  # bad input fails before any lookup
+        group = await self._fact_group(uuid, group_id)
+        return await recategorize(self.store, group, uuid, category, weights,
+                                  now=now or datetime.now(UTC), reason=reason)
+
+    async def forget(self, uuid: str | None = None, *, slot_key: str | None = None,
+                     group_id: str | None = None, reason: str | None = None,
+                     now: datetime | None = None) -> ForgetReport:
+        """Retract fact ``uuid``, or every fact of ``slot_key`` in ``group_id``, on the user's
+        request: kept, never deleted, excluded from current queries (``purge`` deletes).
+
+        Raises:
+            InputError: neither or both of ``uuid`` and ``slot_key``; ``slot_key`` without
+                ``group_id``.  NotFoundError: no such fact, group or slot.
+        """
+        from fr_graph.pipeline.control import forget
+
+        if (uuid is None) == (slot_key is None):
+            raise InputError("forget: give a fact UUID or --slot KEY (not both)")
+        when = now or datetime.now(UTC)
+        if slot_key is not None:
+            if group_id is None:
+                raise InputError("--slot: needs --group")
+            check_group_id(group_id)
+            if not slot_key.strip():
+                raise InputError("--slot: must not be empty")
+            if not await self.store.has_group(group_id):
+                raise NotFoundError(f"group {group_id!r}: no such group")
+            return await forget(self.store, group_id, self.policy.for_group(group_id),
+                                slot_key=slot_key, now=when, reason=reason)
+        assert uuid is not None
+        group = await self._fact_group(uuid, group_id)
+        return await forget(self.store, group, self.policy.for_group(group), uuids=[uuid],
+                            now=when, reason=reason)
+
+    async def purge(self, uuid: str, *, group_id: str | None = None,
+                    reason: str | None = None, now: datetime | None = None) -> PurgeReport:
+        """Hard-delete fact ``uuid``: its relationship, embedding, overlay, chain links and
+        index entries, and its text in Graphiti's summaries and episodes (or say where it
+        could not). An audit record keeps ids, time and reason. Irreversible.
+
+        Raises:
+            NotFoundError: no such fact (in ``group_id``, when given).
+        """
+        from fr_graph.pipeline.control import purge_facts
+
+        group = await self._fact_group(uuid, group_id)
+        return await purge_facts(self.store, group, [uuid], now=now or datetime.now(UTC),
+                                 reason=reason)
+
+    async def purge_group(self, group_id: str, *, reason: str | None = None,
+                          now: datetime | None = None) -> PurgeReport:
+        """Hard-delete every node and relationship of ``group_id`` (the whole graph on
+        FalkorDB); other groups are untouched. An audit record keeps the id, counts, time
+        and reason. Irreversible.
+
+        Raises:
+            NotFoundError: no such group.
+        """
+        from fr_graph.pipeline.control import purge_group
+
+        check_group_id(group_id)
+        return await purge_group(self.store, group_id, now=now or datetime.now(UTC),
+                                 reason=reason)
+
+    async def audit_log(self, group_id: str | None = None) -> list[dict[str, Any]]:
+        """The purge audit (ids, counts, time, reason; never content), oldest first."""
+        from fr_graph.pipeline.control import audit_records
+
+        if group_id is not None:
+            check_group_id(group_id)
+        return await audit_records(self.store, group_id)
+
+    # -- end of user control -------------------------------------------------------------
+
     # -- maintenance -----------------------------------------------------------------
 
     async def groups(self, group_id: str | None = None) -> list[str]:
@@ -578,6 +679,23 @@ class FrGraphSync:
 
     def stats(self, group_id: str | None = None) -> list[GroupStats]:
         return self._call(self.inner.stats(group_id))
+
+    # -- user control ------------------------------------------------------------------
+
+    def recategorize(self, uuid: str, category: str, **kwargs: Any) -> RecategorizeReport:
+        return self._call(self.inner.recategorize(uuid, category, **kwargs))
+
+    def forget(self, uuid: str | None = None, **kwargs: Any) -> ForgetReport:
+        return self._call(self.inner.forget(uuid, **kwargs))
+
+    def purge(self, uuid: str, **kwargs: Any) -> PurgeReport:
+        return self._call(self.inner.purge(uuid, **kwargs))
+
+    def purge_group(self, group_id: str, **kwargs: Any) -> PurgeReport:
+        return self._call(self.inner.purge_group(group_id, **kwargs))
+
+    def audit_log(self, group_id: str | None = None) -> list[dict[str, Any]]:
+        return self._call(self.inner.audit_log(group_id))
 
     def bench_lifecycle(self, size: BenchSize = "quick", seed: int = 0,
                         out: Path = Path("lifecycle-bench"), **kwargs: Any) -> BenchReport:

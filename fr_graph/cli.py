@@ -21,6 +21,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from fr_graph.cli_control import register as register_control
 from fr_graph.config import Settings
 from fr_graph.errors import FrGraphError, ImportValidationError, InputError
 
@@ -481,6 +482,9 @@ def demo() -> None:
 from fr_graph.cli_bench import register as register_bench  # noqa: E402
 
 register_bench(app)
+
+
+register_control(app, _run)
 
 
 def main() -> None:

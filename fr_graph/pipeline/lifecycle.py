@@ -263,6 +263,20 @@ class Planner:
         if valid_to is not None and fact.valid_to is None:
             fact.valid_to, fact.changed = to_iso(valid_to), True
 
+    def retract_on_request(self, fact_id: str, at: datetime) -> bool:
+        """The user asked to forget ``fact_id`` (``fr-graph forget``): retracted as a
+        retracting statement would retract it (validity closed, Graphiti's ``invalid_at``),
+        from any other state. The transition edge comes from the request, not from a fact,
+        so the caller records it. False when the fact was retracted already."""
+        fact = self.facts[fact_id]
+        if fact.state is LifecycleState.RETRACTED:
+            return False
+        fact.state, fact.changed = LifecycleState.RETRACTED, True
+        if fact.valid_to is None:
+            fact.valid_to = to_iso(at)
+        self.invalidations.setdefault(fact_id, at)
+        return True
+
     def add(self, overlays: Iterable[FactOverlay]) -> None:
         """Decide each new fact in ``observed_at`` order against everything known so far."""
         for overlay in sorted(overlays, key=lambda o: (o.observed_at or "", o.edge_uuid)):

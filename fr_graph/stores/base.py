@@ -46,6 +46,10 @@ def fulltext_words(text: str) -> str:
 # group id as a graph name, so nothing else may pass.
 _GROUP_ID = re.compile(r"[A-Za-z0-9_-]{1,128}\Z")  # \Z: "$" would let a final newline in
 
+#: Where purge audit records live: its own graph on FalkorDB (a group purge deletes the
+#: group's graph), the database on Neo4j. Not a valid group id, so no group can take it.
+AUDIT_GRAPH = "fr-graph.audit"
+
 
 def check_group_id(group_id: str) -> str:
     """Validate a group id at the boundary. Raises InputError naming the argument."""
@@ -119,6 +123,11 @@ class GraphStore(ABC):
         self, group_id: str, text: str, limit: int
     ) -> list[tuple[str, float]]:
         """``(uuid, raw score)`` of the best keyword matches in the group, best first."""
+
+    @abstractmethod
+    async def drop_group(self, group_id: str) -> int:
+        """Delete every node and relationship of ``group_id`` (audit records stay).
+        Returns how many nodes were deleted."""
 
     @abstractmethod
     def _normalize_record(self, record: Any) -> dict[str, Any]:

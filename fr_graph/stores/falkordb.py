@@ -19,10 +19,16 @@ from fr_graph import cypher
 from fr_graph._graphiti import FalkorDriver, GraphDriver
 from fr_graph.config import Settings
 from fr_graph.errors import ConfigError, StoreError
-from fr_graph.stores.base import GraphStore, Tracer, fulltext_words, settle_index_task
+from fr_graph.stores.base import (
+    AUDIT_GRAPH,
+    GraphStore,
+    Tracer,
+    fulltext_words,
+    settle_index_task,
+)
 
-# Graph names that are not groups: Graphiti's default database and FalkorDB's own.
-_NOT_GROUPS = {"default_db", "_"}
+# Graph names that are not groups: Graphiti's default database, FalkorDB's own, the audit.
+_NOT_GROUPS = {"default_db", "_", AUDIT_GRAPH}
 
 
 def fulltext_query(text: str) -> str:
@@ -175,6 +181,16 @@ class FalkorStore(GraphStore):
             return []
         rows = await self.run("fulltext_candidates", group_id, query=query, limit=limit)
         return [(r["uuid"], float(r["score"])) for r in rows]
+
+    async def drop_group(self, group_id: str) -> int:
+        if not await self.has_group(group_id):
+            return 0
+        rows = await self.run("graph_node_count", group_id)
+        # A driver builds its indexes in a background task, which would recreate the graph.
+        await settle_index_task(self.driver_for(group_id))
+        await self._client.select_graph(group_id).delete()
+        self._schema_ready.discard(group_id)  # a later import rebuilds the indexes
+        return int(rows[0]["nodes"])
 
     def _normalize_record(self, record: Any) -> dict[str, Any]:
         return dict(record)

@@ -152,6 +152,16 @@ class Neo4jStore(GraphStore):
                               query=query, limit=limit)
         return [(r["uuid"], float(r["score"])) for r in rows]
 
+    async def drop_group(self, group_id: str, batch: int = 5000) -> int:
+        deleted = 0
+        for query in ("purge_group_batch", "purge_group_sweep"):
+            while True:
+                rows = await self.run(query, group_id, group_id=group_id, batch=batch)
+                deleted += rows[0]["deleted"] if rows else 0
+                if not rows or rows[0]["deleted"] < batch:
+                    break
+        return deleted
+
     def _normalize_record(self, record: Any) -> dict[str, Any]:
         return {key: _to_python(value) for key, value in dict(record).items()}
 

@@ -1,0 +1,269 @@
+"""User control over stored facts: recategorize, forget (retract) and purge (hard delete).
+
+- **recategorize** sets a fact's category (and weights) on its ``FrFact``, re-applies the
+  ``fr_*`` mirror (revision + 1) and records an ``(:FrRequest {action: 'recategorize',
+  from_category, to_category, at, reason})-[:FR_REQUESTED]->(:FrFact)``. The fact then ranks
+  with its new category's policy. Slot chains already decided are not re-decided.
+- **forget** retracts facts by uuid or a whole slot (its key and the keys under it) through
+  the lifecycle machinery (:meth:`~fr_graph.pipeline.lifecycle.Planner.retract_on_request`,
+  written by ``apply_lifecycle``: state, validity, Graphiti's ``invalid_at``, mirror) and
+  records the transition as ``(:FrRequest {action: 'forget'})-[:FR_SUPERSEDES {kind:
+  'retract', reason: 'user request'}]->(:FrFact)``. Nothing is deleted.
+- **purge** is the only delete path. For facts: the sentences holding the fact's text are
+  removed from entity, community and saga summaries and from episode content
+  (:mod:`fr_graph.core.redaction`); an episode left empty is deleted with its edges; a
+  purged middle version's ``FR_SUPERSEDES`` links are bridged (``relink_purged``); then the
+  ``RELATES_TO`` (its embedding and every index entry go with it), the ``FrFact`` and the
+  requests about it are deleted. For a group: every node and relationship of the group
+  (the whole graph on FalkorDB). Either way an ``FrAudit`` record keeps ids, counts, time
+  and reason, never content, in :data:`~fr_graph.stores.base.AUDIT_GRAPH`.
+"""
+
+from __future__ import annotations
+
+import uuid as uuidlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from fr_graph.core.ontology import Category
+from fr_graph.core.policy import PolicyTable
+from fr_graph.core.redaction import fact_phrases, mentions, redact
+from fr_graph.errors import InputError, NotFoundError
+from fr_graph.overlay import stable_uuid, to_iso
+from fr_graph.pipeline.lifecycle import Planner
+from fr_graph.stores.base import AUDIT_GRAPH, GraphStore, QueryRunner
+
+#: Labels whose ``summary`` Graphiti writes from facts; episodes keep theirs in ``content``.
+SUMMARY_LABELS = ("Entity", "Community", "Saga")
+
+
+@dataclass(slots=True)
+class RecategorizeReport:
+    uuid: str
+    group_id: str
+    previous: str | None
+    category: str
+    categories: dict[str, float]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"uuid": self.uuid, "group_id": self.group_id, "previous": self.previous,
+                "category": self.category, "categories": self.categories}
+
+
+@dataclass(slots=True)
+class ForgetReport:
+    group_id: str
+    retracted: list[str] = field(default_factory=list)
+    already_retracted: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"group_id": self.group_id, "retracted": self.retracted,
+                "already_retracted": self.already_retracted}
+
+
+@dataclass(slots=True)
+class PurgeReport:
+    """What a purge deleted and cleaned. ``not_cleaned`` names text that may still restate
+    a purged fact in other words (a paraphrase cannot be found by its text)."""
+
+    group_id: str
+    audit_id: str
+    facts: list[str] = field(default_factory=list)
+    group_deleted: bool = False
+    nodes_deleted: int = 0
+    relinked: int = 0
+    summaries_cleaned: list[str] = field(default_factory=list)
+    episodes_redacted: list[str] = field(default_factory=list)
+    episodes_deleted: list[str] = field(default_factory=list)
+    not_cleaned: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in self.__dataclass_fields__}
+
+
+def category_weights(category: str, weights: Mapping[str, float] | None
+                     ) -> tuple[Category, dict[str, float]]:
+    """Validate a category and optional weights (normalized to sum 1; the category needs a
+    positive weight). Raises InputError naming the bad value."""
+    valid = ", ".join(c.value for c in Category)
+    if category not in {c.value for c in Category}:
+        raise InputError(f"CATEGORY {category!r}: use one of {valid}")
+    chosen = dict(weights or {category: 1.0})
+    for name, weight in chosen.items():
+        if name not in {c.value for c in Category}:
+            raise InputError(f"--weights {name!r}: use one of {valid}")
+        if not weight >= 0.0 or weight == float("inf"):
+            raise InputError(f"--weights {name}={weight}: must be a finite weight >= 0")
+    if chosen.get(category, 0.0) <= 0.0:
+        raise InputError(f"--weights: CATEGORY {category!r} needs a positive weight")
+    total = sum(chosen.values())
+    ordered = {c.value: chosen[c.value] / total for c in Category if chosen.get(c.value, 0) > 0}
+    return Category(category), ordered
+
+
+async def control_facts(store: GraphStore, group_id: str, uuids: Sequence[str]
+                        ) -> list[dict[str, Any]]:
+    """The rows of ``control_facts`` for ``uuids``, in their order; NotFoundError names the
+    first uuid that is not a fact of the group."""
+    rows = await store.run("control_facts", group_id, group_id=group_id,
+                           edge_uuids=list(uuids))
+    by_uuid = {row["uuid"]: row for row in rows}
+    for uuid in uuids:
+        if uuid not in by_uuid:
+            raise NotFoundError(f"fact {uuid}: not found in group {group_id!r}")
+    return [by_uuid[uuid] for uuid in uuids]
+
+
+async def recategorize(store: GraphStore, group_id: str, uuid: str, category: str,
+                       weights: Mapping[str, float] | None, *, now: datetime,
+                       reason: str | None) -> RecategorizeReport:
+    primary, ordered = category_weights(category, weights)
+    [row] = await control_facts(store, group_id, [uuid])
+    if not row["annotated"]:
+        raise NotFoundError(f"fact {uuid}: has no fr-graph overlay yet (run `fr-graph "
+                            "backfill` first)")
+    at = to_iso(now)
+
+    async def write(runner: QueryRunner) -> str | None:
+        done = await runner.run(
+            "recategorize_fact", group_id, edge_uuid=uuid, group_id=group_id,
+            request_uuid=str(uuidlib.uuid4()), category=primary.value,
+            categories=list(ordered), category_weights=list(ordered.values()),
+            at=at, reason=reason)
+        await runner.run("apply_mirror", group_id, edge_uuids=[uuid])
+        return done[0]["previous"] if done else None
+
+    previous = await store.transact(group_id, write)
+    return RecategorizeReport(uuid, group_id, previous, primary.value, ordered)
+
+
+async def forget(store: GraphStore, group_id: str, policy: PolicyTable, *,
+                 uuids: Sequence[str] = (), slot_key: str | None = None, now: datetime,
+                 reason: str | None) -> ForgetReport:
+    """Retract ``uuids`` or every fact of ``slot_key`` (and the slots under it) on request."""
+    if slot_key is not None:
+        params = {"group_id": group_id, "keys": [slot_key], "prefixes": [slot_key + "|"],
+                  "edge_uuids": []}
+        if not await store.run("lifecycle_facts", group_id, **params):
+            raise NotFoundError(f"--slot {slot_key!r}: no facts with that slot key in group "
+                                f"{group_id!r}")
+    else:
+        for row in await control_facts(store, group_id, uuids):
+            if not row["annotated"]:
+                raise NotFoundError(f"fact {row['uuid']}: has no fr-graph overlay yet (run "
+                                    "`fr-graph backfill` first)")
+        params = {"group_id": group_id, "keys": [], "prefixes": [],
+                  "edge_uuids": sorted(set(uuids))}
+    at = to_iso(now)
+
+    async def decide_and_write(runner: QueryRunner) -> ForgetReport:
+        report = ForgetReport(group_id)
+        stored = await runner.run("lifecycle_facts", group_id, **params)
+        planner = Planner(policy, stored)
+        for row in sorted(stored, key=lambda r: r["edge_uuid"]):
+            fact_id = row["edge_uuid"]
+            retracted = planner.retract_on_request(fact_id, now)
+            (report.retracted if retracted else report.already_retracted).append(fact_id)
+        write = planner.write_params(now)
+        if write["updates"]:
+            await runner.run("apply_lifecycle", group_id, **write)
+        # Every fact gets its request edge, also one retracted before (a re-run completes it).
+        await runner.run("record_forget_requests", group_id, group_id=group_id, at=at,
+                         reason=reason,
+                         requests=[{"edge_uuid": r["edge_uuid"],
+                                    "request_uuid": stable_uuid(group_id, "forget",
+                                                                r["edge_uuid"])}
+                                   for r in stored])
+        return report
+
+    return await store.transact(group_id, decide_and_write)
+
+
+async def _write_audit(store: GraphStore, *, action: str, group_id: str,
+                       targets: Sequence[str], facts: int, now: datetime,
+                       reason: str | None) -> str:
+    audit_id = str(uuidlib.uuid4())
+    await store.run("write_audit", AUDIT_GRAPH, id=audit_id, action=action, group_id=group_id,
+                    target_uuids=list(targets), facts=facts, at=to_iso(now), reason=reason)
+    return audit_id
+
+
+async def purge_facts(store: GraphStore, group_id: str, uuids: Sequence[str], *,
+                      now: datetime, reason: str | None) -> PurgeReport:
+    """Hard-delete facts and clean their text from Graphiti's prose (see the module doc).
+
+    Order makes a re-run safe: prose first (idempotent), then chains and the facts, then
+    the audit record. A fact already deleted is reported as not found.
+    """
+    uuids = list(dict.fromkeys(uuids))
+    rows = await control_facts(store, group_id, uuids)
+    texts = [row["fact"] or "" for row in rows]
+    endpoints = sorted({u for row in rows for u in (row["source_uuid"], row["target_uuid"])})
+    episodes = sorted({e for row in rows for e in row["episodes"] or []})
+    holders = await store.run(
+        "text_holders", group_id, group_id=group_id, node_uuids=endpoints,
+        episode_uuids=episodes, probes=sorted({p for t in texts for p in fact_phrases(t)}))
+    report = PurgeReport(group_id=group_id, audit_id="", facts=uuids)
+    rewrites: dict[str, list[dict[str, str]]] = {label: [] for label in
+                                                 (*SUMMARY_LABELS, "Episodic")}
+    emptied: list[str] = []
+    for holder in holders:
+        result = redact(holder["text"] or "", *texts)
+        where = f"{holder['label']} {holder['uuid']}"
+        if result.paraphrases:
+            report.not_cleaned.append(f"{where}: {len(result.paraphrases)} sentence(s) may "
+                                      "restate a purged fact in other words (left as is)")
+        if not result.removed:
+            continue
+        if holder["label"] == "Episodic" and result.empty:
+            emptied.append(holder["uuid"])
+            continue
+        if mentions(result.text, *texts):
+            report.not_cleaned.append(f"{where}: the fact text spans sentences (left as is)")
+        rewrites[holder["label"]].append({"uuid": holder["uuid"], "text": result.text})
+        (report.episodes_redacted if holder["label"] == "Episodic"
+         else report.summaries_cleaned).append(holder["uuid"])
+    report.episodes_deleted = emptied
+
+    if any(rewrites.values()):
+        await store.run("redact_texts", group_id, entities=rewrites["Entity"],
+                        communities=rewrites["Community"], sagas=rewrites["Saga"],
+                        episodes=rewrites["Episodic"])
+    if emptied:
+        await store.run("delete_episodes", group_id, group_id=group_id, episode_uuids=emptied)
+
+    async def delete(runner: QueryRunner) -> int:
+        relinked = 0
+        for uuid in uuids:
+            relinked += len(await runner.run("relink_purged", group_id, edge_uuid=uuid))
+        await runner.run("purge_facts", group_id, group_id=group_id, edge_uuids=uuids,
+                         episode_uuids=[e for e in episodes if e not in emptied])
+        return relinked
+
+    report.relinked = await store.transact(group_id, delete)
+    report.audit_id = await _write_audit(store, action="purge", group_id=group_id,
+                                         targets=uuids, facts=len(uuids), now=now,
+                                         reason=reason)
+    return report
+
+
+async def purge_group(store: GraphStore, group_id: str, *, now: datetime,
+                      reason: str | None) -> PurgeReport:
+    """Delete every node and relationship of ``group_id`` (other groups are untouched)."""
+    facts = 0
+    if await store.has_group(group_id):
+        census = await store.run("group_census", group_id, group_id=group_id)
+        facts = sum(int(row["facts"]) for row in census)
+    deleted = await store.drop_group(group_id)
+    if not deleted:
+        raise NotFoundError(f"group {group_id!r}: no such group")
+    audit_id = await _write_audit(store, action="purge_group", group_id=group_id, targets=[],
+                                  facts=facts, now=now, reason=reason)
+    return PurgeReport(group_id=group_id, audit_id=audit_id, group_deleted=True,
+                       nodes_deleted=deleted)
+
+
+async def audit_records(store: GraphStore, group_id: str | None) -> list[dict[str, Any]]:
+    return await store.run("audit_records", AUDIT_GRAPH, group_id=group_id)
