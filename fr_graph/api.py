@@ -512,7 +512,8 @@ class FrGraph:
                     reason: str | None = None, now: datetime | None = None) -> PurgeReport:
         """Hard-delete fact ``uuid``: its relationship, embedding, overlay, chain links and
         index entries, and its text in Graphiti's summaries and episodes (or say where it
-        could not). An audit record keeps ids, time and reason. Irreversible.
+        could not) and in retention summaries (rebuilt without it). An audit record keeps
+        ids, time and reason. Irreversible.
 
         Raises:
             NotFoundError: no such fact (in ``group_id``, when given).
@@ -520,8 +521,8 @@ class FrGraph:
         from fr_graph.pipeline.control import purge_facts
 
         group = await self._fact_group(uuid, group_id)
-        return await purge_facts(self.store, group, [uuid], now=now or datetime.now(UTC),
-                                 reason=reason)
+        return await purge_facts(self.store, self.embedder, group, [uuid],
+                                 now=now or datetime.now(UTC), reason=reason)
 
     async def purge_group(self, group_id: str, *, reason: str | None = None,
                           now: datetime | None = None) -> PurgeReport:

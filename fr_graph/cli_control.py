@@ -126,7 +126,8 @@ def register(app: typer.Typer, _run: Callable[[Callable[[Any], Coroutine[Any, An
         _write(f"purged {len(report.facts)} fact(s) from group {report.group_id} "
                f"(audit {report.audit_id}): {len(report.summaries_cleaned)} summaries "
                f"cleaned, {len(report.episodes_redacted)} episodes redacted, "
-               f"{len(report.episodes_deleted)} episodes deleted, {report.relinked} chain "
-               "links bridged")
+               f"{len(report.episodes_deleted)} episodes deleted, "
+               f"{len(report.summary_facts_rebuilt)} summary facts rebuilt, {report.relinked} "
+               "chain links bridged")
         for note in report.not_cleaned:
             _write(f"  not cleaned: {note}")

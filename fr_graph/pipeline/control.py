@@ -14,7 +14,9 @@
   (:mod:`fr_graph.core.redaction`); an episode left empty is deleted with its edges; a
   purged middle version's ``FR_SUPERSEDES`` links are bridged (``relink_purged``); then the
   ``RELATES_TO`` (its embedding and every index entry go with it), the ``FrFact`` and the
-  requests about it are deleted. For a group: every node and relationship of the group
+  requests about it are deleted. A retention summary that compressed the fact (it quotes
+  its originals verbatim) is rebuilt from its other originals and re-embedded, or purged
+  with it when it compressed nothing else. For a group: every node and relationship of the group
   (the whole graph on FalkorDB). Either way an ``FrAudit`` record keeps ids, counts, time
   and reason, never content, in :data:`~fr_graph.stores.base.AUDIT_GRAPH`.
 """
@@ -27,12 +29,14 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from fr_graph.clients import LocalEmbedder
 from fr_graph.core.ontology import Category
 from fr_graph.core.policy import PolicyTable
 from fr_graph.core.redaction import fact_phrases, mentions, redact
 from fr_graph.errors import InputError, NotFoundError
 from fr_graph.overlay import stable_uuid, to_iso
 from fr_graph.pipeline.lifecycle import Planner
+from fr_graph.pipeline.maintain import summary_text
 from fr_graph.stores.base import AUDIT_GRAPH, GraphStore, QueryRunner
 
 #: Labels whose ``summary`` Graphiti writes from facts; episodes keep theirs in ``content``.
@@ -74,6 +78,7 @@ class PurgeReport:
     group_deleted: bool = False
     nodes_deleted: int = 0
     relinked: int = 0
+    summary_facts_rebuilt: list[str] = field(default_factory=list)
     summaries_cleaned: list[str] = field(default_factory=list)
     episodes_redacted: list[str] = field(default_factory=list)
     episodes_deleted: list[str] = field(default_factory=list)
@@ -190,22 +195,44 @@ async def _write_audit(store: GraphStore, *, action: str, group_id: str,
     return audit_id
 
 
-async def purge_facts(store: GraphStore, group_id: str, uuids: Sequence[str], *,
-                      now: datetime, reason: str | None) -> PurgeReport:
+async def _rebuild_summaries(store: GraphStore, embedder: LocalEmbedder, group_id: str,
+                             uuids: Sequence[str]) -> tuple[list[str], list[str]]:
+    """Rebuild the compression summaries quoting ``uuids`` from their other originals.
+    Returns the summaries rebuilt and those that compressed only purged facts (to purge)."""
+    rebuilt: list[str] = []
+    emptied: list[str] = []
+    for row in await store.run("compressed_into", group_id, edge_uuids=list(uuids)):
+        if not row["kept"]:
+            emptied.append(row["summary_uuid"])
+            continue
+        text = summary_text([str(k) for k in row["kept"]], str(row["category"]))
+        await store.run("rewrite_fact_text", group_id, edge_uuid=row["summary_uuid"],
+                        fact=text, embedding=embedder.embed_passages([text])[0].tolist())
+        rebuilt.append(row["summary_uuid"])
+    return rebuilt, emptied
+
+
+async def purge_facts(store: GraphStore, embedder: LocalEmbedder, group_id: str,
+                      uuids: Sequence[str], *, now: datetime, reason: str | None
+                      ) -> PurgeReport:
     """Hard-delete facts and clean their text from Graphiti's prose (see the module doc).
 
-    Order makes a re-run safe: prose first (idempotent), then chains and the facts, then
-    the audit record. A fact already deleted is reported as not found.
+    Order makes a re-run safe: summaries and prose first (idempotent), then chains and the
+    facts, then the audit record. A fact already deleted is reported as not found.
     """
     uuids = list(dict.fromkeys(uuids))
     rows = await control_facts(store, group_id, uuids)
+    rebuilt, summaries_left_empty = await _rebuild_summaries(store, embedder, group_id, uuids)
+    uuids += [u for u in summaries_left_empty if u not in uuids]
+    rows += await control_facts(store, group_id, summaries_left_empty)
     texts = [row["fact"] or "" for row in rows]
     endpoints = sorted({u for row in rows for u in (row["source_uuid"], row["target_uuid"])})
     episodes = sorted({e for row in rows for e in row["episodes"] or []})
     holders = await store.run(
         "text_holders", group_id, group_id=group_id, node_uuids=endpoints,
         episode_uuids=episodes, probes=sorted({p for t in texts for p in fact_phrases(t)}))
-    report = PurgeReport(group_id=group_id, audit_id="", facts=uuids)
+    report = PurgeReport(group_id=group_id, audit_id="", facts=uuids,
+                         summary_facts_rebuilt=rebuilt)
     rewrites: dict[str, list[dict[str, str]]] = {label: [] for label in
                                                  (*SUMMARY_LABELS, "Episodic")}
     emptied: list[str] = []

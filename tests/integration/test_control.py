@@ -24,6 +24,7 @@ import pytest
 from fr_graph._graphiti import EpisodeType, EpisodicNode
 from fr_graph.api import FrGraph
 from fr_graph.config import Settings
+from fr_graph.core.policy import PolicyTable
 from fr_graph.errors import NotFoundError
 from fr_graph.overlay import stable_uuid
 from fr_graph.stores.base import AUDIT_GRAPH
@@ -242,6 +243,53 @@ async def _check_purged(fr: FrGraph, group_id: str, token: str, target: str, use
     assert set(chain) == {diet[0], diet[2]}
     assert chain[diet[0]]["superseded_by"] == [diet[2]]
     assert chain[diet[0]]["state"] == "superseded" and chain[diet[2]]["state"] == "active"
+
+
+async def test_purge_rebuilds_a_compression_summary_without_the_fact(
+        settings: Settings, group_id: str, tmp_path: Path) -> None:
+    token = f"zq{uuidlib.uuid4().hex[:10]}"
+    runs = [uuid_of(group_id, f"run-{n}") for n in (1, 2, 3)]
+    async with FrGraph(settings) as fr:
+        fr.policy = PolicyTable.from_mapping({"retention": {"transient_capacity": 1}})
+        await import_records(fr, tmp_path, [
+            fact(group_id, "premise", "The project must use PostgreSQL 16",
+                 "2025-01-01T12:00:00Z", object="project", category="projects",
+                 confidence=0.9),
+            fact(group_id, "run-1", "User ran 5.2 km in 31:40 on Monday", "2025-01-02T12:00:00Z",
+                 category="hobbies", object="running", confidence=0.6, slot_key="user|run:mon"),
+            fact(group_id, "run-2", f"User ran 8 km in 49:05 on the {token} trail",
+                 "2025-01-03T12:00:00Z", category="hobbies", object="running", confidence=0.6,
+                 slot_key="user|run:wed"),
+            fact(group_id, "run-3", "User ran 3 km in 17:59 on Friday", "2025-01-06T12:00:00Z",
+                 category="hobbies", object="running", confidence=0.6, slot_key="user|run:fri"),
+            fact(group_id, "movie", "User watched a movie", "2025-01-05T12:00:00Z",
+                 category="other", object="movie", confidence=0.3),
+        ])
+        [summary] = (await fr.maintain(group_id, now=NOW))[0].summaries
+        assert set(summary.originals) == set(runs) and token in summary.fact
+        old_vector = fr.embedder.embed_passages([summary.fact])[0].tolist()
+
+        report = await fr.purge(runs[1], group_id=group_id, now=NOW)
+        assert report.facts == [runs[1]] and report.summary_facts_rebuilt == [summary.uuid]
+        assert await scan_for(fr, group_id, token, "8 km in 49:05") == []
+        [row] = await cypher(fr, group_id, "MATCH ()-[r:RELATES_TO {uuid: $u}]->() "
+                                           "RETURN r.fact AS fact", u=summary.uuid)
+        assert "31:40" in row["fact"] and "17:59" in row["fact"] and "Summary of 2" in row["fact"]
+        nearest = await fr.store.vector_candidates(group_id, old_vector, 3)
+        assert nearest[0][1] < 0.999  # re-embedded: the old vector is gone from the index
+        hits = await fr.search("how far did I run", group_id, now=NOW)
+        assert hits[0].uuid == summary.uuid
+        archived = {r["uuid"]: r for r in await fr.query("archived_facts", group_id)}
+        for kept in (runs[0], runs[2]):
+            assert archived[kept]["compressed_into"] == row["fact"]
+
+        # Purging the last originals purges the summary with them: it quotes nothing else.
+        await fr.purge(runs[0], group_id=group_id, now=NOW)
+        last = await fr.purge(runs[2], group_id=group_id, now=NOW)
+        assert last.facts == [runs[2], summary.uuid]
+        assert summary.uuid not in {item.uuid for item in await fr.show(group_id)}
+        for quoted in ("km in 17:59", "km in 31:40"):  # only this group's own nodes and edges
+            assert await scan_for(fr, group_id, token, quoted) == []
 
 
 async def test_purge_group_leaves_other_groups_intact(settings: Settings,

@@ -1,0 +1,7 @@
+// rewrite_fact_text — replace a fact's text and its embedding (a compression summary
+// rebuilt without a purged original). The fulltext and vector indexes follow by themselves.
+// Params:  $edge_uuid, $fact, $embedding (list of floats)
+// Returns: uuid
+MATCH ()-[r:RELATES_TO {uuid: $edge_uuid}]->()
+SET r.fact = $fact, r.fact_embedding = $embedding
+RETURN r.uuid AS uuid
