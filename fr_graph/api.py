@@ -54,6 +54,7 @@ from fr_graph.pipeline.inspect import (
     user_query,
     with_target,
 )
+from fr_graph.pipeline.maintain import MaintenanceReport, RetentionChange, maintain_group
 from fr_graph.pipeline.records import FactRecord, MessageRecord, read_file
 from fr_graph.pipeline.search import (
     Candidates,
@@ -435,19 +436,6 @@ class FrGraph:
         rows = await self.store.run_text(name, text, group_id, group_id=group_id, **bound)
         return [{key: plain_value(value) for key, value in row.items()} for row in rows]
 
-    # -- benchmark -------------------------------------------------------------------
-
-    async def bench_lifecycle(self, size: BenchSize = "quick", seed: int = 0,
-                              out: Path = Path("lifecycle-bench"), *,
-                              progress: Callable[[str], None] | None = None) -> BenchReport:
-        """Run LifecycleBench on this store (fresh groups per persona and metadata source)
-        and write ``report.md``, ``report.json`` and charts into ``out``.
-
-        Raises:
-            InputError: ``size`` is not quick or full, or ``out`` is a file.
-        """
-        return await run_lifecycle_bench(self, size, seed, out, progress=progress)
-
     # -- user control ------------------------------------------------------------------
 
     async def _fact_group(self, uuid: str, group_id: str | None) -> str:
@@ -549,6 +537,19 @@ class FrGraph:
 
     # -- end of user control -------------------------------------------------------------
 
+    # -- benchmark -------------------------------------------------------------------
+
+    async def bench_lifecycle(self, size: BenchSize = "quick", seed: int = 0,
+                              out: Path = Path("lifecycle-bench"), *,
+                              progress: Callable[[str], None] | None = None) -> BenchReport:
+        """Run LifecycleBench on this store (fresh groups per persona and metadata source)
+        and write ``report.md``, ``report.json`` and charts into ``out``.
+
+        Raises:
+            InputError: ``size`` is not quick or full, or ``out`` is a file.
+        """
+        return await run_lifecycle_bench(self, size, seed, out, progress=progress)
+
     # -- maintenance -----------------------------------------------------------------
 
     async def groups(self, group_id: str | None = None) -> list[str]:
@@ -598,6 +599,76 @@ class FrGraph:
                 drifted=drift[0]["drifted"] if drift else 0,
             ))
         return out
+
+    # -- retention --------------------------------------------------------------------
+    # StageMem retention control (fr_graph.core.retention, fr_graph.pipeline.maintain).
+
+    async def maintain(self, group_id: str | None = None, *, budget: int | None = None,
+                       dry_run: bool = False, now: datetime | None = None
+                       ) -> list[MaintenanceReport]:
+        """Expire, reinforce and settle each group (one report per group; see
+        :mod:`fr_graph.pipeline.maintain`). ``budget`` caps the live facts of every group
+        on top of the policy's stage capacities; ``dry_run`` writes nothing.
+
+        Raises:
+            InputError: a bad group id or a negative budget.
+        """
+        if budget is not None and budget < 0:
+            raise InputError(f"--budget {budget}: must be 0 or more")
+        now = now or datetime.now(UTC)
+        now = now.replace(tzinfo=UTC) if now.tzinfo is None else now
+        return [await maintain_group(self.store, self.embedder, self.graphiti, group,
+                                     self.policy.for_group(group), now=now, budget=budget,
+                                     dry_run=dry_run)
+                for group in await self.groups(group_id)]
+
+    async def pin(self, uuid: str, *, group_id: str | None = None) -> RetentionChange:
+        """Pin a fact: it keeps at least the pin strength and is never compressed, evicted
+        or demoted by maintenance."""
+        return await self._set_pinned(uuid, True, group_id)
+
+    async def unpin(self, uuid: str, *, group_id: str | None = None) -> RetentionChange:
+        """Undo :meth:`pin`; the fact's own strength applies again."""
+        return await self._set_pinned(uuid, False, group_id)
+
+    async def _set_pinned(self, uuid: str, pinned: bool, group_id: str | None
+                          ) -> RetentionChange:
+        group_id = await self._fact_group(uuid, group_id)
+        rows = await self.store.run("set_pinned", group_id, edge_uuid=uuid, pinned=pinned)
+        if not rows:
+            raise NotFoundError(f"fact {uuid}: no overlay in group {group_id!r} (backfill it)")
+        await self.store.run("apply_mirror", group_id, edge_uuids=[uuid])
+        row = rows[0]
+        return RetentionChange(uuid, group_id, bool(row["pinned"]), str(row["state"]),
+                               str(row["stage"]), changed=True)
+
+    async def restore(self, uuid: str, *, group_id: str | None = None) -> RetentionChange:
+        """Bring an archived fact back to the state it had before maintenance archived it
+        (``changed`` is False when it was not archived)."""
+        group_id = await self._fact_group(uuid, group_id)
+        rows = await self.store.run("restore_fact", group_id, edge_uuid=uuid)
+        if not rows:
+            raise NotFoundError(f"fact {uuid}: no overlay in group {group_id!r} (backfill it)")
+        row = rows[0]
+        if row["was_archived"]:
+            await self.store.run("apply_mirror", group_id, edge_uuids=[uuid])
+        return RetentionChange(uuid, group_id, None, str(row["state"]), str(row["stage"]),
+                               changed=bool(row["was_archived"]))
+
+    async def record_access(self, group_id: str, uuids: Sequence[str]) -> int:
+        """Count one use of each fact (an answer relied on it); the next maintenance turns
+        new accesses into strength growth. Returns how many facts were found."""
+        check_group_id(group_id)
+        if not uuids or not await self.store.has_group(group_id):
+            return 0
+        rows = await self.store.run("record_access", group_id, edge_uuids=list(uuids))
+        if rows:
+            found = sorted({r["edge_uuid"] for r in rows})
+            await self.store.run("apply_mirror", group_id, edge_uuids=found)
+            return len(found)
+        return 0
+
+    # -- end retention ----------------------------------------------------------------
 
 
 def _check_search(query: str, group_id: str, limit: int, policy: str,
@@ -681,6 +752,27 @@ class FrGraphSync:
     def stats(self, group_id: str | None = None) -> list[GroupStats]:
         return self._call(self.inner.stats(group_id))
 
+    def bench_lifecycle(self, size: BenchSize = "quick", seed: int = 0,
+                        out: Path = Path("lifecycle-bench"), **kwargs: Any) -> BenchReport:
+        return self._call(self.inner.bench_lifecycle(size, seed, out, **kwargs))
+
+    # -- retention --
+
+    def maintain(self, group_id: str | None = None, **kwargs: Any) -> list[MaintenanceReport]:
+        return self._call(self.inner.maintain(group_id, **kwargs))
+
+    def pin(self, uuid: str, **kwargs: Any) -> RetentionChange:
+        return self._call(self.inner.pin(uuid, **kwargs))
+
+    def unpin(self, uuid: str, **kwargs: Any) -> RetentionChange:
+        return self._call(self.inner.unpin(uuid, **kwargs))
+
+    def restore(self, uuid: str, **kwargs: Any) -> RetentionChange:
+        return self._call(self.inner.restore(uuid, **kwargs))
+
+    def record_access(self, group_id: str, uuids: Sequence[str]) -> int:
+        return self._call(self.inner.record_access(group_id, uuids))
+
     # -- user control ------------------------------------------------------------------
 
     def recategorize(self, uuid: str, category: str, **kwargs: Any) -> RecategorizeReport:
@@ -697,7 +789,3 @@ class FrGraphSync:
 
     def audit_log(self, group_id: str | None = None) -> list[dict[str, Any]]:
         return self._call(self.inner.audit_log(group_id))
-
-    def bench_lifecycle(self, size: BenchSize = "quick", seed: int = 0,
-                        out: Path = Path("lifecycle-bench"), **kwargs: Any) -> BenchReport:
-        return self._call(self.inner.bench_lifecycle(size, seed, out, **kwargs))

@@ -479,12 +479,16 @@ def demo() -> None:
         _print_results(hits)
 
 
-from fr_graph.cli_bench import register as register_bench  # noqa: E402
+from fr_graph.cli_retention import register as register_retention  # noqa: E402
 
-register_bench(app)
+register_retention(app)
 
 
 register_control(app, _run)
+
+from fr_graph.cli_bench import register as register_bench  # noqa: E402
+
+register_bench(app)
 
 
 def main() -> None:

@@ -24,6 +24,7 @@ from fr_graph._graphiti import EntityEdge, EntityNode, Graphiti
 from fr_graph.classify.extract import extract_facts
 from fr_graph.classify.llm import AsyncFactClassifier
 from fr_graph.classify.rules import classify_fact
+from fr_graph.classify.strength import cue_strength
 from fr_graph.clients import LocalEmbedder
 from fr_graph.core.classification import Classification
 from fr_graph.core.lifecycle import LifecycleState, Stage
@@ -106,7 +107,9 @@ def overlay_for(record: FactRecord, edge_uuid: str, verdict: Classification) -> 
         valid_to=None,
         observed_at=to_iso(record.observed_at),
         confidence=record.confidence if record.confidence is not None else verdict.confidence,
-        strength=record.strength if record.strength is not None else 0.0,
+        # Retention consequence from premise / constraint cues (StageMem), unless given.
+        strength=(record.strength if record.strength is not None
+                  else float(cue_strength([record.fact])[0])),
         stage=Stage.TRANSIENT,
         source_id=record.id,
         episode=record.episode,
