@@ -304,6 +304,9 @@ class CandidateBatch:
             :func:`slot_groups`); enables ``Omega`` and latest-slot-wins at query time.
         durable: optional bool, the fact settled in the durable stage (StageMem); durable
             facts with strength get the decay-protection term.
+        tentative: optional bool, the fact is a hedged statement ("thinking about a
+            OnePlus"). A hedge does not assert a new value, so it does not scale the
+            standing value of its slot down through ``Omega``; both stay, flagged ambiguous.
     """
 
     semantic: np.ndarray
@@ -323,7 +326,9 @@ class CandidateBatch:
     emotional_loading: np.ndarray
     slot_group: np.ndarray | None = None
     durable: np.ndarray | None = None
+    tentative: np.ndarray | None = None
     size: int = field(init=False)
+    superseding: np.ndarray = field(init=False)
     event_rows: np.ndarray = field(init=False)
     valid_to_rows: np.ndarray = field(init=False)
     number_rows: np.ndarray = field(init=False)
@@ -375,9 +380,16 @@ class CandidateBatch:
         put(self, "latest_observed", float(self.observed_at.max()) if k else -np.inf)
         events = self.event_time[self.event_rows]
         put(self, "earliest_event", float(events.min()) if events.size else np.inf)
+        superseding = self.confidence
+        if self.tentative is not None:
+            tentative = _column("tentative", self.tentative, np.bool_, k)
+            put(self, "tentative", tentative)
+            if tentative.any():
+                superseding = np.where(tentative, 0.0, self.confidence)
+        put(self, "superseding", superseding)
         runs = None
         if groups is not None and k > 1:
-            runs = SlotRuns.of(groups, self.observed_at, self.confidence)  # None: no repeats
+            runs = SlotRuns.of(groups, self.observed_at, superseding)  # None: no repeats
         put(self, "shares_slots", runs is not None)
         put(self, "slot_runs", runs)
 
@@ -714,7 +726,7 @@ def _rerank_full(batch: CandidateBatch, query: QueryAnalysis, policy: PolicyTabl
         if not config.soft_supersession:  # binary supersession: latest slot wins
             reason[_shadowed(runs, reason, exempt)] = _REASON_SHADOWED
         elif not query.backward_looking:  # change queries want the older values
-            omega = _omega(runs, batch.confidence, reason, policy.soft_supersession_gamma,
+            omega = _omega(runs, batch.superseding, reason, policy.soft_supersession_gamma,
                            exempt)
             score = score * omega
 

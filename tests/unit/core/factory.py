@@ -39,6 +39,7 @@ class Row:
     ambiguous: bool = False
     emotional_loading: float = 0.0
     slot: str | None = None
+    tentative: bool = False
     extra: dict[str, object] = field(default_factory=dict)
 
 
@@ -81,4 +82,5 @@ def batch(rows: Sequence[Row], now: float = NOW_S, *, slots: bool | None = None
         ambiguous=np.array(column(lambda r: r.ambiguous), dtype=bool),
         emotional_loading=np.array(column(lambda r: r.emotional_loading), dtype=float),
         slot_group=slot_groups([r.slot for r in rows]) if use_slots else None,
+        tentative=np.array(column(lambda r: r.tentative), dtype=bool),
     )

@@ -245,6 +245,16 @@ def test_omega_scales_older_same_slot_facts() -> None:
     assert historical["omega"].tolist() == [1.0, 1.0, 1.0]
 
 
+def test_a_tentative_later_fact_does_not_scale_the_standing_value() -> None:
+    rows = [Row(slot="u|phone", age_hours=900, confidence=0.9, ambiguous=True),
+            Row(slot="u|phone", age_hours=2, confidence=1.0, ambiguous=True, tentative=True),
+            Row(slot="u|phone", age_hours=1, confidence=0.4)]
+    gamma = POLICY.soft_supersession_gamma
+    # the hedge scales nothing; the later assertion scales both earlier rows
+    assert ranked(rows).terms["omega"] == pytest.approx([1 - gamma * 0.4, 1 - gamma * 0.4,
+                                                         1.0])
+
+
 def test_omega_ignores_masked_later_rows_and_exempts_numbers() -> None:
     rows = [Row(slot="k", age_hours=9, has_number=True), Row(slot="k", age_hours=8),
             Row(slot="k", age_hours=1, state=S.RETRACTED)]
