@@ -8,6 +8,7 @@ their rows (Graphiti fields, canonical overlay, exact cosine to the query).
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Final
@@ -104,15 +105,21 @@ def _empty() -> Candidates:
 async def gather_candidates(store: GraphStore, embedder: LocalEmbedder, group_id: str,
                             query: str, analysis: QueryAnalysis | None = None) -> Candidates:
     query_vec = embedder.embed_query(query)
-    vector_hits = await store.vector_candidates(group_id, query_vec.tolist(), VECTOR_TOP)
-    text_hits = await store.fulltext_candidates(group_id, query, FULLTEXT_TOP)
-    forced_only: set[str] = set()
-    if analysis is not None and analysis.predicted_categories:
-        forced_rows = await store.run(
-            "forced_candidates", group_id, group_id=group_id, limit=FORCED_TOP,
-            categories=[str(c) for c in analysis.predicted_categories])
-        seen = {u for u, _ in vector_hits} | {u for u, _ in text_hits}
-        forced_only = {r["uuid"] for r in forced_rows} - seen
+
+    async def category_forced() -> list[dict[str, Any]]:
+        if analysis is None or not analysis.predicted_categories:
+            return []
+        return await store.run("forced_candidates", group_id, group_id=group_id,
+                               limit=FORCED_TOP,
+                               categories=[str(c) for c in analysis.predicted_categories])
+
+    # The three retrievals are independent: run them concurrently (one round trip of wait).
+    vector_hits, text_hits, forced_rows = await asyncio.gather(
+        store.vector_candidates(group_id, query_vec.tolist(), VECTOR_TOP),
+        store.fulltext_candidates(group_id, query, FULLTEXT_TOP),
+        category_forced())
+    seen = {u for u, _ in vector_hits} | {u for u, _ in text_hits}
+    forced_only: set[str] = {r["uuid"] for r in forced_rows} - seen
     uuids = list(dict.fromkeys([u for u, _ in vector_hits] + [u for u, _ in text_hits]
                                + sorted(forced_only)))
     if not uuids:
@@ -194,6 +201,7 @@ def build_batch(candidates: Candidates) -> CandidateBatch:
         emotional_loading=column("emotional_loading", 0.0, np.float64),
         slot_group=slot_groups([o.get("slot_key") for o in overlays]),
         durable=np.array([o.get("stage") == "durable" for o in overlays], dtype=np.bool_),
+        tentative=np.array([o.get("marker") == "tentative" for o in overlays], dtype=np.bool_),
     )
 
 

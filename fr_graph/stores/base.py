@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 from fr_graph import cypher
 from fr_graph._graphiti import GraphDriver
+from fr_graph.classify.lexicon import words
 from fr_graph.config import Settings
 from fr_graph.errors import InputError, StoreError, StoreUnavailable
 
@@ -38,9 +39,27 @@ def one_line(exc: BaseException) -> str:
 FULLTEXT_MAX_WORDS = 64
 
 
+#: Function words left out of keyword queries. Graphiti's fulltext indexes keep stop words
+#: (Neo4j's default analyzer is ``standard-no-stop-words``), so "what do I read on?" would
+#: otherwise rank "hmm, not quite what I meant" first on the words "what" and "I".
+FULLTEXT_STOP_WORDS: frozenset[str] = words("""
+a about above after again all am an and any are as at be been before being below between
+both but by can could did do does doing down during each few for from had has have having
+he her here hers him his how i i'd i'll i'm i've if in into is it it's its just me more
+most my myself no nor not now of off on once only or other our ours out over own same she
+should so some such than that the their theirs them then there these they this those
+through to too under until up very was we were what when where which while who whom why
+will with would you your yours yourself remind tell know anything something still these
+days currently again ok okay please
+""")
+
+
 def fulltext_words(text: str) -> str:
-    """The first FULLTEXT_MAX_WORDS distinct words of ``text`` (query syntax escaped later)."""
-    return " ".join(list(dict.fromkeys(text.split()))[:FULLTEXT_MAX_WORDS])
+    """The first FULLTEXT_MAX_WORDS distinct content words of ``text`` (function words
+    dropped; query syntax escaped later)."""
+    words = [w for w in text.split()
+             if w.lower().strip(".,;:!?\"'()[]{}") not in FULLTEXT_STOP_WORDS]
+    return " ".join(list(dict.fromkeys(words))[:FULLTEXT_MAX_WORDS])
 
 # Graphiti's own rule for group ids (letters, digits, '-' and '_'); FalkorDB also uses the
 # group id as a graph name, so nothing else may pass.
