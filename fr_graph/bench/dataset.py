@@ -82,10 +82,9 @@ class GoldFact:
             record["category"] = self.category.value
             if self.categories:
                 record["categories"] = {c.value: w for c, w in self.categories.items()}
-            if self.slot_key:
-                record["slot_key"] = self.slot_key
-            if self.event_time:
-                record["event_time"] = _iso(self.event_time)
+            # Explicit nulls: gold "no slot" / "no event time" must not be inferred.
+            record["slot_key"] = self.slot_key
+            record["event_time"] = _iso(self.event_time) if self.event_time else None
             record["marker"] = self.marker.value
             # Gold annotation is certain: the policy, not extraction doubt, decides.
             record["confidence"] = 1.0

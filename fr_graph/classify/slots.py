@@ -218,7 +218,9 @@ ANCHOR_SLOT_RULES: list[SlotRule] = [
     (r"\b(?:i|we) drive (?:a|an)\b|\bmy car\b|\bcar is (?:a|an)\b", "car"),
     (r"\bnote-taking\b|\bnotes? app\b|\b(?:take|keep|write) (?:all )?(?:my )?notes\b"
      r"|\bnotes (?:in|on)\b", "notes_app"),
-    (r"\b(?:spotify|apple music|youtube music|tidal|deezer|pandora|soundcloud)\b", "music_service"),
+    (r"\bmusic (?:app|service|streaming)\b|\b(?:use|using|on|to|for|ditched|dropped|cancel\w*)\s+"
+     r"(?:spotify|apple music|youtube music|tidal|deezer|pandora|soundcloud|bandcamp)\b",
+     "music_service"),
     (r"\b(?:answers?|replies|responses?)\b.{0,40}\b(?:work(?:s)? best|style|format|prefer)\b"
      r"|\b(?:answer|reply|response) style\b", "response_style"),
     (r"\bworkouts?\b|\bgym time\b|\b(?:training|exercise|workout) (?:sessions?|time|slot)\b",

@@ -92,14 +92,16 @@ def overlay_for(record: FactRecord, edge_uuid: str, verdict: Classification) -> 
         weights = dict(verdict.weights) or {verdict.category: 1.0}
         primary = verdict.category
     ordered = [c for c in Category if weights.get(c, 0.0) > 0.0]
-    event_time = record.event_time or verdict.event_time
+    # An explicit null ("slot_key": null) means "none"; an absent field means "infer it".
+    given = record.model_fields_set
+    event_time = record.event_time if "event_time" in given else verdict.event_time
     return FactOverlay(
         edge_uuid=edge_uuid,
         group_id=record.group_id,
         category=primary,
         categories=[c.value for c in ordered],
         category_weights=[float(weights[c]) for c in ordered],
-        slot_key=record.slot_key or verdict.slot_key,
+        slot_key=record.slot_key if "slot_key" in given else verdict.slot_key,
         state=record.state or LifecycleState.ACTIVE,
         marker=record.marker or verdict.marker,
         event_time=to_iso(event_time),
