@@ -352,7 +352,8 @@ class CandidateBatch:
         for name in _BOOL_COLUMNS:
             put(self, name, _column(name, getattr(self, name), np.bool_, k))
         put(self, "state", _column("state", self.state, np.intp, k))
-        weights = np.asarray(self.category_weights, dtype=np.float64)
+        # Column-major, so the mixtures' ``mix @ weights.T`` reads contiguous memory.
+        weights = np.asfortranarray(self.category_weights, dtype=np.float64)
         if weights.shape != (k, N_CATEGORIES):
             raise InputError(f"category_weights must have shape ({k}, {N_CATEGORIES}), "
                              f"got {weights.shape}")
@@ -631,7 +632,7 @@ def _rerank_full(batch: CandidateBatch, query: QueryAnalysis, policy: PolicyTabl
     # so the code minimizes calls (one matrix product for all mixtures, gathers on sparse
     # row subsets, array methods over np.* wrappers) rather than writing one line per term.
     arrays = policy.arrays
-    mixed = arrays.mix @ batch.category_weights.T  # (8, k): every soft-membership mixture
+    mixed = np.dot(arrays.mix, batch.category_weights.T)  # (8, k): every mixture at once
     timescale = mixed[MIX_TAU] if config.category_decay else mixed[MIX_TAU_UNIFORM]
     elapsed = batch.observed_at - now  # minus the age, in seconds
     if batch.latest_observed > now:  # clock skew: a fact from the future is age 0
@@ -699,7 +700,7 @@ def _rerank_full(batch: CandidateBatch, query: QueryAnalysis, policy: PolicyTabl
     score = base
     routing = None
     if config.routing and not query.rho_is_uniform and policy.routing_strength > 0.0:
-        routing = batch.category_weights @ query.routing_factors(policy.routing_strength)
+        routing = np.dot(batch.category_weights, query.routing_factors(policy.routing_strength))
         score = score * routing
 
     # Masks (log M_q = -inf and the engineering filters); the strongest reason is kept.
@@ -718,6 +719,7 @@ def _rerank_full(batch: CandidateBatch, query: QueryAnalysis, policy: PolicyTabl
     if not config.routing:
         _mask_admitted(reason, batch.forced_rows, _REASON_FORCED)
     _mask_exclusions(reason, batch, config)
+    hidden = int(np.count_nonzero(reason))
 
     omega = None
     runs = batch.slot_runs
@@ -725,9 +727,10 @@ def _rerank_full(batch: CandidateBatch, query: QueryAnalysis, policy: PolicyTabl
         exempt = batch.number_rows if config.numeric_rescue else None
         if not config.soft_supersession:  # binary supersession: latest slot wins
             reason[_shadowed(runs, reason, exempt)] = _REASON_SHADOWED
+            hidden = int(np.count_nonzero(reason))
         elif not query.backward_looking:  # change queries want the older values
             omega = _omega(runs, batch.superseding, reason, policy.soft_supersession_gamma,
-                           exempt)
+                           exempt, any_masked=hidden > 0)
             score = score * omega
 
     state_weight = None
@@ -744,7 +747,7 @@ def _rerank_full(batch: CandidateBatch, query: QueryAnalysis, policy: PolicyTabl
         alpha, floor, rescue_rows, rescue, base, routing, omega, state_weight,
         protected_rows if protection is not None else None, protection,
     )
-    return _finish(score, reason, Arm.FULL, query.intent, parts)
+    return _finish(score, reason, hidden, Arm.FULL, query.intent, parts)
 
 
 def _rerank_untyped(batch: CandidateBatch, policy: PolicyTable, now: float, intent: Intent
@@ -763,12 +766,13 @@ def _rerank_untyped(batch: CandidateBatch, policy: PolicyTable, now: float, inte
     if batch.slot_runs is not None:
         reason[_shadowed(batch.slot_runs, reason, None)] = _REASON_SHADOWED
     parts = _Parts(batch.semantic, batch.fulltext, batch.semantic)
-    return _finish(batch.semantic.copy(), reason, Arm.UNTYPED, intent, parts)
+    return _finish(batch.semantic.copy(), reason, int(np.count_nonzero(reason)), Arm.UNTYPED,
+                   intent, parts)
 
 
-def _finish(score: np.ndarray, reason: np.ndarray, arm: Arm, intent: Intent,
+def _finish(score: np.ndarray, reason: np.ndarray, hidden: int, arm: Arm, intent: Intent,
             parts: _Parts) -> Ranked:
-    hidden = np.count_nonzero(reason)
+    """Order the rows; ``hidden`` is the number of masked rows (nonzero ``reason``)."""
     if hidden:
         masked = reason.astype(np.bool_)
         score = score.copy()
@@ -814,13 +818,13 @@ def _shadowed(runs: SlotRuns, reason: np.ndarray, exempt: np.ndarray | None) -> 
 
 
 def _omega(runs: SlotRuns, confidence: np.ndarray, reason: np.ndarray, gamma: float,
-           exempt: np.ndarray | None) -> np.ndarray:
+           exempt: np.ndarray | None, *, any_masked: bool) -> np.ndarray:
     """Eq. 1's ``Omega(e) = prod (1 - gamma * v_e')`` over strictly later unmasked rows
     ``e'`` in the same slot (``v``: confidence), as a sum of logs."""
     if runs.targets is not None and runs.sources is not None \
             and runs.source_confidence is not None:
         contribution = np.log1p(runs.source_confidence * -gamma)
-        if reason.any():  # masked later rows do not supersede (most batches mask none)
+        if any_masked:  # masked later rows do not supersede (most batches mask none)
             contribution *= reason[runs.sources] == 0
         log_omega: np.ndarray = np.bincount(runs.targets, weights=contribution,
                                             minlength=reason.shape[0])
