@@ -52,11 +52,13 @@ DEFAULT_START_TIMEOUT = 180.0
 DEFAULT_STOP_TIMEOUT = 30.0
 _ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
 
-# Heap sized for tests; the page cache (256 MiB, set in the launcher) lives off-heap.
-# The --add-opens / netty flags are the ones Neo4j 5's own neo4j.conf passes to the JVM.
+# Heap and page cache sized for tests; benchmarks on large stores raise both (--heap,
+# --page-cache). The page cache lives off-heap. The --add-opens / netty flags are the ones
+# Neo4j 5's own neo4j.conf passes to the JVM.
+DEFAULT_HEAP_MIB = 1500
+DEFAULT_PAGE_CACHE_MIB = 256
 JVM_FLAGS: tuple[str, ...] = (
     "-Xms256m",
-    "-Xmx1500m",
     "-XX:+UseG1GC",
     "-XX:+ExitOnOutOfMemoryError",
     "-XX:-OmitStackTraceInFastThrow",
@@ -168,7 +170,14 @@ class Neo4jServer:
         port: int | None = None,
         *,
         start_timeout: float = DEFAULT_START_TIMEOUT,
+        heap_mib: int = DEFAULT_HEAP_MIB,
+        page_cache_mib: int = DEFAULT_PAGE_CACHE_MIB,
     ) -> None:
+        if heap_mib < 512 or page_cache_mib < 16:
+            raise ValueError(f"heap_mib must be >= 512 and page_cache_mib >= 16, "
+                             f"got {heap_mib} and {page_cache_mib}")
+        self.heap_mib = heap_mib
+        self.page_cache_mib = page_cache_mib
         self._owns_home = home is None
         self.home = Path(home) if home is not None else Path(tempfile.mkdtemp(prefix="neo4j-test-"))
         self._requested_port = port
@@ -222,7 +231,14 @@ class Neo4jServer:
     def _launch(self, port: int) -> None:
         java = _java_executable()
         classpath = f"{CLASSES_DIR}{os.pathsep}{DEPENDENCY_DIR / '*'}"  # java expands the '*'
-        cmd = [java, *JVM_FLAGS, "-cp", classpath, MAIN_CLASS, str(self.home), str(port)]
+        memory = [
+            f"-Xmx{self.heap_mib}m",
+            f"-Dfrgraph.pageCacheMiB={self.page_cache_mib}",
+            # Running transactions may use about two thirds of the heap.
+            f"-Dfrgraph.transactionMaxMiB={self.heap_mib * 2 // 3}",
+        ]
+        cmd = [java, *JVM_FLAGS, *memory, "-cp", classpath, MAIN_CLASS, str(self.home),
+               str(port)]
         # Kept open for the child's lifetime, closed in stop().
         self._log_file = open(self.log_path, "ab")  # noqa: SIM115
         log_start = self._log_file.tell()  # the log is appended across restarts on one home
@@ -312,6 +328,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--home", type=Path, default=None, help="data/log dir (default: a temporary one, deleted)"
     )
+    parser.add_argument("--heap", type=int, default=DEFAULT_HEAP_MIB, metavar="MIB",
+                        help=f"JVM heap in MiB (default {DEFAULT_HEAP_MIB})")
+    parser.add_argument("--page-cache", type=int, default=DEFAULT_PAGE_CACHE_MIB, metavar="MIB",
+                        help=f"Neo4j page cache in MiB (default {DEFAULT_PAGE_CACHE_MIB})")
     args = parser.parse_args(argv)
 
     if args.build_only:
@@ -323,7 +343,12 @@ def main(argv: list[str] | None = None) -> int:
 
     # Treat SIGTERM like Ctrl-C so the server is stopped either way.
     signal.signal(signal.SIGTERM, _interrupt)
-    with Neo4jServer(home=args.home, port=args.port) as server:
+    try:
+        server = Neo4jServer(home=args.home, port=args.port, heap_mib=args.heap,
+                             page_cache_mib=args.page_cache)
+    except ValueError as exc:
+        parser.error(str(exc))
+    with server:
         print(server.uri, flush=True)
         print(f"log: {server.log_path}; Ctrl-C to stop", file=sys.stderr, flush=True)
         try:

@@ -100,11 +100,14 @@ public final class Neo4jLauncher {
                 .setConfig(BoltConnector.advertised_address, new SocketAddress(HOST, port))
                 // Auth off: the driver may pass any credentials.
                 .setConfig(GraphDatabaseSettings.auth_enabled, false)
-                // Without an explicit value the page cache sizes itself from total RAM.
-                .setConfig(GraphDatabaseSettings.pagecache_memory, ByteUnit.mebiBytes(256))
+                // Without an explicit value the page cache sizes itself from total RAM. 256 MiB
+                // suits tests; benchmarks on large stores raise it (neo4j_server.py --page-cache).
+                .setConfig(GraphDatabaseSettings.pagecache_memory,
+                        ByteUnit.mebiBytes(Long.getLong("frgraph.pageCacheMiB", 256L)))
                 // dbms.memory.transaction.total.max: keep all running transactions well below the
-                // heap (-Xmx1500m) so a runaway query fails with a Neo4j error, not an OOM.
-                .setConfig(GraphDatabaseSettings.memory_transaction_global_max_size, ByteUnit.mebiBytes(1024))
+                // heap (-Xmx, default 1500m) so a runaway query fails with a Neo4j error, not an OOM.
+                .setConfig(GraphDatabaseSettings.memory_transaction_global_max_size,
+                        ByteUnit.mebiBytes(Long.getLong("frgraph.transactionMaxMiB", 1024L)))
                 // dbms.usage_report.enabled=false: no phoning home from tests/CI.
                 .setConfig(GraphDatabaseSettings.udc_enabled, false)
                 // internal.dbms.bolt.netty_server_shutdown_quiet_period (default 5 s): Bolt waits it
