@@ -1,10 +1,14 @@
 // vector_candidates_exact — exact cosine scan over one group's facts (small groups, or when
-// the index's top hits belong mostly to other groups).
+// the index's top hits belong mostly to other groups), as full rows (see vector_candidates).
 // Params:  $group_id, $embedding (list of floats), $limit
-// Returns: uuid, score (cosine similarity in [-1, 1]; Neo4j reports (1 + cos) / 2)
+// Returns: uuid, score (cosine similarity in [-1, 1]; Neo4j reports (1 + cos) / 2), then
+//          fetch_facts' columns (semantic = score)
 MATCH ()-[r:RELATES_TO]->()
 WHERE r.group_id = $group_id AND r.fact_embedding IS NOT NULL
 WITH r, vector.similarity.cosine(r.fact_embedding, $embedding) * 2 - 1 AS score
-RETURN r.uuid AS uuid, score
 ORDER BY score DESC
 LIMIT $limit
+OPTIONAL MATCH (f:FrFact {edge_uuid: r.uuid})
+RETURN r.uuid AS uuid, score, r.fact AS fact, r.valid_at AS valid_at,
+       r.invalid_at AS invalid_at, r.created_at AS created_at, r.expired_at AS expired_at,
+       score AS semantic, properties(f) AS overlay

@@ -1,9 +1,10 @@
 """Hybrid candidate retrieval (vector + fulltext + category-forced) for one query, and the
 columnar batch the pure reranker scores.
 
-Candidates come from the relationship vector index (top 60), the fulltext index (top 20)
-and the query's predicted categories (top 20 most recent), then one more round trip fetches
-their rows (Graphiti fields, canonical overlay, exact cosine to the query).
+Candidates come from the relationship vector index (top 60, returned as full rows: Graphiti
+fields, canonical overlay, exact cosine to the query), the fulltext index (top 20) and the
+query's predicted categories (top 20 most recent); the last two are fetched as rows while
+the vector query still runs, so a search waits for about one round trip.
 """
 
 from __future__ import annotations
@@ -104,7 +105,7 @@ def _empty() -> Candidates:
 
 async def gather_candidates(store: GraphStore, embedder: LocalEmbedder, group_id: str,
                             query: str, analysis: QueryAnalysis | None = None) -> Candidates:
-    query_vec = embedder.embed_query(query)
+    query_vec = embedder.embed_query(query).tolist()
 
     async def category_forced() -> list[dict[str, Any]]:
         if analysis is None or not analysis.predicted_categories:
@@ -113,19 +114,27 @@ async def gather_candidates(store: GraphStore, embedder: LocalEmbedder, group_id
                                limit=FORCED_TOP,
                                categories=[str(c) for c in analysis.predicted_categories])
 
-    # The three retrievals are independent: run them concurrently (one round trip of wait).
-    vector_hits, text_hits, forced_rows = await asyncio.gather(
-        store.vector_candidates(group_id, query_vec.tolist(), VECTOR_TOP),
-        store.fulltext_candidates(group_id, query, FULLTEXT_TOP),
-        category_forced())
-    seen = {u for u, _ in vector_hits} | {u for u, _ in text_hits}
-    forced_only: set[str] = {r["uuid"] for r in forced_rows} - seen
-    uuids = list(dict.fromkeys([u for u, _ in vector_hits] + [u for u, _ in text_hits]
-                               + sorted(forced_only)))
-    if not uuids:
-        return _empty()
-    rows = await store.run("fetch_facts", group_id, group_id=group_id, edge_uuids=uuids,
-                           embedding=query_vec.tolist())
+    async def keyword_and_forced() -> tuple[list[tuple[str, float]], list[str],
+                                            list[dict[str, Any]]]:
+        """Fulltext and category-forced hits with their rows, fetched while the (slower)
+        vector query runs; rows the vector query also returns are fetched twice, cheaply."""
+        text_hits, forced_rows = await asyncio.gather(
+            store.fulltext_candidates(group_id, query, FULLTEXT_TOP), category_forced())
+        forced_uuids = [r["uuid"] for r in forced_rows]
+        uuids = list(dict.fromkeys([u for u, _ in text_hits] + forced_uuids))
+        rows = await store.run("fetch_facts", group_id, group_id=group_id, edge_uuids=uuids,
+                               embedding=query_vec) if uuids else []
+        return text_hits, forced_uuids, rows
+
+    # Independent retrievals run concurrently; the vector query returns full rows itself.
+    vector_rows, (text_hits, forced_uuids, other_rows) = await asyncio.gather(
+        store.vector_candidate_rows(group_id, query_vec, VECTOR_TOP), keyword_and_forced())
+    by_uuid = {r["uuid"]: r for r in other_rows} | {r["uuid"]: r for r in vector_rows}
+    seen = {r["uuid"] for r in vector_rows} | {u for u, _ in text_hits}
+    forced_only: set[str] = set(forced_uuids) - seen
+    order = dict.fromkeys([r["uuid"] for r in vector_rows] + [u for u, _ in text_hits]
+                          + sorted(forced_only))
+    rows = [by_uuid[u] for u in order if u in by_uuid]  # a hit deleted meanwhile drops out
     if not rows:
         return _empty()
     # Exact cosine for every candidate (fulltext-only hits included), computed in the store.

@@ -132,10 +132,18 @@ class GraphStore(ABC):
         """The key under which schema creation is remembered (one per graph)."""
 
     @abstractmethod
+    async def vector_candidate_rows(
+        self, group_id: str, embedding: list[float], limit: int
+    ) -> list[dict[str, Any]]:
+        """The nearest facts in the group, best first, as ``fetch_facts`` rows (``semantic``
+        is the exact cosine) with ``score`` (the same cosine) added."""
+
     async def vector_candidates(
         self, group_id: str, embedding: list[float], limit: int
     ) -> list[tuple[str, float]]:
         """``(uuid, cosine)`` of the nearest facts in the group, best first."""
+        rows = await self.vector_candidate_rows(group_id, embedding, limit)
+        return [(r["uuid"], float(r["score"])) for r in rows]
 
     @abstractmethod
     async def fulltext_candidates(

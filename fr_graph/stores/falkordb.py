@@ -159,9 +159,9 @@ class FalkorStore(GraphStore):
         names = await self._client.list_graphs()
         return sorted(n for n in names if n not in _NOT_GROUPS)
 
-    async def vector_candidates(
+    async def vector_candidate_rows(
         self, group_id: str, embedding: list[float], limit: int
-    ) -> list[tuple[str, float]]:
+    ) -> list[dict[str, Any]]:
         try:
             rows = await self.run("vector_candidates", group_id, embedding=embedding,
                                   limit=limit)
@@ -171,7 +171,7 @@ class FalkorStore(GraphStore):
                 raise
             rows = await self.run("vector_candidates_exact", group_id, embedding=embedding,
                                   limit=limit)
-        return [(r["uuid"], float(r["score"])) for r in rows]
+        return rows
 
     async def fulltext_candidates(
         self, group_id: str, text: str, limit: int

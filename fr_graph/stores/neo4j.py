@@ -109,9 +109,9 @@ class Neo4jStore(GraphStore):
         rows = await self.run("list_groups", "")
         return [r["group_id"] for r in rows if r["group_id"] is not None]
 
-    async def vector_candidates(
+    async def vector_candidate_rows(
         self, group_id: str, embedding: list[float], limit: int
-    ) -> list[tuple[str, float]]:
+    ) -> list[dict[str, Any]]:
         group_facts, store_facts = await self._group_size(group_id)
         share = group_facts / store_facts if store_facts else 0.0
         fetch = limit * self.settings.vector_oversample
@@ -126,7 +126,7 @@ class Neo4jStore(GraphStore):
             # hits were ours: scan the group exactly.
             rows = await self.run("vector_candidates_exact", group_id, group_id=group_id,
                                   embedding=embedding, limit=limit)
-        return [(r["uuid"], float(r["score"])) for r in rows]
+        return rows
 
     async def _group_size(self, group_id: str) -> tuple[int, int]:
         """(facts in the group, facts in the store), counted at most once per TTL; only
