@@ -19,9 +19,7 @@ from __future__ import annotations
 
 import argparse
 import random
-import statistics
 import sys
-import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from functools import partial
@@ -32,6 +30,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from rerank_micro import time_calls
 from store_bench import make_facts
 
 from fr_graph.classify.rules import classify_fact
@@ -85,24 +84,6 @@ def tail(found: Candidates, policy: PolicyTable) -> list[ScoredFact]:
     """``FrGraph.search`` after ``gather_candidates``."""
     analysis = analyze_query(QUERY, NOW)
     return results(found, rerank(build_batch(found), analysis, policy, NOW.timestamp(), FULL))
-
-
-def time_calls(call: Callable[[], object], calls: int, rounds: int) -> tuple[float, float]:
-    """(median over all calls, lowest round median), in microseconds."""
-    for _ in range(20):
-        call()
-    samples: list[int] = []
-    medians: list[float] = []
-    clock = time.perf_counter_ns
-    for _ in range(rounds):
-        batch = []
-        for _ in range(calls):
-            start = clock()
-            call()
-            batch.append(clock() - start)
-        samples += batch
-        medians.append(statistics.median(batch))
-    return statistics.median(samples) / 1000.0, min(medians) / 1000.0
 
 
 def main() -> None:
