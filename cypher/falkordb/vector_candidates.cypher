@@ -3,11 +3,11 @@
 // The graph is the group's own, so no group filter is needed.
 // Params:  $embedding (list of floats), $limit
 // Returns: uuid, score (cosine similarity in [-1, 1], recomputed exactly as fetch_facts does;
-//          FalkorDB reports cosine distance), then fetch_facts' columns (semantic = score)
+//          FalkorDB reports cosine distance), then fetch_facts' columns (semantic = score);
+//          unordered (the caller sorts)
 CALL db.idx.vector.queryRelationships('RELATES_TO', 'fact_embedding', $limit, vecf32($embedding))
 YIELD relationship AS r
 WITH r, 1.0 - vec.cosineDistance(r.fact_embedding, vecf32($embedding)) AS score
-ORDER BY score DESC
 OPTIONAL MATCH (f:FrFact {edge_uuid: r.uuid})
 RETURN r.uuid AS uuid, score, r.fact AS fact, r.valid_at AS valid_at,
        r.invalid_at AS invalid_at, r.created_at AS created_at, r.expired_at AS expired_at,

@@ -8,11 +8,12 @@
 // Returns: uuid, score (cosine similarity in [-1, 1], recomputed exactly as fetch_facts does;
 //          Neo4j reports (1 + cos) / 2), then fetch_facts' columns (semantic = score)
 CALL db.index.vector.queryRelationships('fr_fact_embedding', $fetch, $embedding)
-YIELD relationship AS r
+YIELD relationship AS r, score
 WHERE r.group_id = $group_id
+WITH r ORDER BY score DESC LIMIT $limit
+// Only the kept hits get the exact cosine (reading every fetched vector again cost more
+// than the index query itself). The caller sorts by it.
 WITH r, vector.similarity.cosine(r.fact_embedding, $embedding) * 2 - 1 AS score
-ORDER BY score DESC
-LIMIT $limit
 OPTIONAL MATCH (f:FrFact {edge_uuid: r.uuid})
 RETURN r.uuid AS uuid, score, r.fact AS fact, r.valid_at AS valid_at,
        r.invalid_at AS invalid_at, r.created_at AS created_at, r.expired_at AS expired_at,

