@@ -65,6 +65,10 @@ class Settings(BaseModel):
     #: How many vector-index hits to ask for per wanted candidate: the Neo4j 5.26 vector
     #: index cannot filter by group, so other groups' facts are dropped after the query.
     vector_oversample: int = Field(default=8, ge=1, le=100)
+    #: Parts of an exact vector scan of a large group, run concurrently (Neo4j runs each
+    #: query on one thread, so a scan split in two uses two cores; ``FR_GRAPH_SCAN_PARTITIONS``).
+    #: 1 turns splitting off; more than the database's idle cores only adds overhead.
+    scan_partitions: int = Field(default=2, ge=1, le=16)
     #: Tries per store call or transaction when the store fails transiently (unreachable,
     #: session expired, deadlock); waits ``store_backoff_s * 2**n`` between tries.
     store_attempts: int = Field(default=4, ge=1, le=20)
@@ -115,7 +119,8 @@ class Settings(BaseModel):
         ``FR_GRAPH_LLM_TEMPERATURE``; ``FR_GRAPH_LLM_CLASSIFY`` and ``FR_GRAPH_LLM_DISTILL``
         (``1``/``true``/``yes``) switch on the LLM classifier and distillation.
         ``FR_GRAPH_STORE_ATTEMPTS`` and ``FR_GRAPH_STORE_BACKOFF`` (seconds) tune the retries
-        after transient store failures.
+        after transient store failures; ``FR_GRAPH_SCAN_PARTITIONS`` sets how many concurrent
+        parts an exact vector scan of a large group is split into on Neo4j.
         Explicit ``overrides`` that are not None win over the environment.
         """
         env = os.environ if env is None else env
@@ -135,6 +140,7 @@ class Settings(BaseModel):
             "llm_distill": env.get("FR_GRAPH_LLM_DISTILL") or False,
             "store_attempts": env.get("FR_GRAPH_STORE_ATTEMPTS") or 4,
             "store_backoff_s": env.get("FR_GRAPH_STORE_BACKOFF") or 0.25,
+            "scan_partitions": env.get("FR_GRAPH_SCAN_PARTITIONS") or 2,
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
         try:

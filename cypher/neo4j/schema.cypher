@@ -14,6 +14,7 @@ CREATE INDEX fr_rel_slot_key IF NOT EXISTS FOR ()-[r:RELATES_TO]-() ON (r.fr_slo
 CREATE INDEX fr_rel_event_time IF NOT EXISTS FOR ()-[r:RELATES_TO]-() ON (r.fr_event_time);
 CREATE INDEX fr_rel_source_id IF NOT EXISTS FOR ()-[r:RELATES_TO]-() ON (r.fr_source_id);
 CREATE INDEX fr_rel_stage IF NOT EXISTS FOR ()-[r:RELATES_TO]-() ON (r.fr_stage);
+CREATE INDEX fr_rel_group_uuid IF NOT EXISTS FOR ()-[r:RELATES_TO]-() ON (r.group_id, r.uuid);
 CREATE VECTOR INDEX fr_fact_embedding IF NOT EXISTS
 FOR ()-[r:RELATES_TO]-() ON (r.fact_embedding)
 OPTIONS {indexConfig: {`vector.dimensions`: {embedding_dim}, `vector.similarity_function`: 'cosine'}};

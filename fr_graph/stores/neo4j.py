@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import math
 import re
@@ -34,8 +35,17 @@ _SHARE_MARGIN = 2.0  # ask for twice the hits the group's share predicts
 # scanned row does (the scan reads a 1.5 kB vector per row, independent of the store size).
 _SCAN_ROW_COST = 1
 _MAX_INDEX_FETCH = 50_000
+# Below this many facts a group is scanned in one query: splitting costs more than it saves.
+SPLIT_SCAN_MIN_FACTS = 5_000
 _GROUP_SIZE_TTL_S = 60.0  # group and store sizes are recounted at most once a minute
 _LUCENE_WORD = re.compile(r"[A-Za-z0-9]")
+
+def uuid_ranges(parts: int) -> list[tuple[str, str]]:
+    """``parts`` half-open ranges of uuid strings, split at hex digits, covering every
+    string (the first starts at ``""``, the last ends above any uuid)."""
+    cuts = [format(i * 16 // parts, "x") for i in range(1, parts)]
+    return list(zip(["", *cuts], [*cuts, "\uffff"], strict=True))
+
 
 # Lucene's special characters; escaped so user text is always searched as words.
 _LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/]|&&|\|\|)')
@@ -124,9 +134,25 @@ class Neo4jStore(GraphStore):
         if len(rows) < limit:
             # A small group (scanning it is cheaper), or too few of the index's global top
             # hits were ours: scan the group exactly.
-            rows = await self.run("vector_candidates_exact", group_id, group_id=group_id,
-                                  embedding=embedding, limit=limit)
+            rows = await self._exact_scan(group_id, embedding, limit, group_facts)
         return rows
+
+    async def _exact_scan(self, group_id: str, embedding: list[float], limit: int,
+                          group_facts: int) -> list[dict[str, Any]]:
+        """The group's nearest facts by exact cosine; a large group is scanned in
+        ``scan_partitions`` uuid ranges at once (measured on a 10k group among 1M facts,
+        2 cores: one query 156 ms, two concurrent halves 107 ms, four 138 ms)."""
+        parts = self.settings.scan_partitions
+        if parts == 1 or group_facts < SPLIT_SCAN_MIN_FACTS:
+            return await self.run("vector_candidates_exact", group_id, group_id=group_id,
+                                  embedding=embedding, limit=limit)
+        chunks = await asyncio.gather(*(
+            self.run("vector_candidates_exact_range", group_id, group_id=group_id,
+                     embedding=embedding, limit=limit, low=low, high=high)
+            for low, high in uuid_ranges(parts)))
+        rows = [row for chunk in chunks for row in chunk]
+        rows.sort(key=lambda row: -row["score"])
+        return rows[:limit]
 
     async def _group_size(self, group_id: str) -> tuple[int, int]:
         """(facts in the group, facts in the store), counted at most once per TTL; only

@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 from fr_graph.config import Settings
-from fr_graph.stores.neo4j import Neo4jStore
+from fr_graph.stores import neo4j as neo4j_module
+from fr_graph.stores.neo4j import Neo4jStore, uuid_ranges
 
 pytestmark = pytest.mark.integration
 
@@ -48,9 +49,9 @@ async def store(neo4j_uri: str) -> AsyncIterator[tuple[Neo4jStore, list[str]]]:
 
 
 async def write_group(store: Neo4jStore, group: str, vectors: np.ndarray,
-                      facts: list[str]) -> list[str]:
+                      facts: list[str], ids: list[str] | None = None) -> list[str]:
     await store.ensure_schema(group)
-    ids = [f"{group}-{i}" for i in range(len(facts))]
+    ids = ids or [f"{group}-{i}" for i in range(len(facts))]
     edges: list[dict[str, Any]] = [
         {"uuid": u, "fact": f, "vector": v.tolist()}
         for u, f, v in zip(ids, facts, vectors, strict=True)]
@@ -112,3 +113,39 @@ async def test_fulltext_finds_a_small_groups_facts_among_many_better_matches(
     assert len(crowd_hits) == 5
     # Filtering by group must not change the scores: a group's own hits keep their BM25.
     assert crowd_hits[0][1] > hits[0][1]
+
+
+@pytest.mark.parametrize("parts", [2, 3, 16])
+async def test_a_split_exact_scan_finds_what_one_scan_finds(
+        neo4j_uri: str, monkeypatch: pytest.MonkeyPatch, parts: int) -> None:
+    rng = np.random.default_rng(13)
+    group = f"split-{uuid.uuid4().hex[:8]}"
+    vectors = unit_rows(rng, 400)
+    query = 0.8 * vectors[5] + 0.2 * unit_rows(rng, 1)[0]
+    query /= np.linalg.norm(query)
+    ids = [str(uuid.uuid4()) for _ in range(399)] + ["Zz-not-hex"]  # any uuid string
+    monkeypatch.setattr(neo4j_module, "SPLIT_SCAN_MIN_FACTS", 0)
+    ran: list[str] = []
+    found: dict[int, list[dict[str, Any]]] = {}
+    for n in (parts, 1):
+        neo4j = Neo4jStore.connect(Settings(db=neo4j_uri, embedding_dim=DIM, scan_partitions=n),
+                                   tracer=lambda name, params: ran.append(name))
+        try:
+            if n == parts:
+                await write_group(neo4j, group, vectors, ["plain fact"] * 400, ids)
+            ran.clear()
+            found[n] = await neo4j._exact_scan(group, query.tolist(), 30, group_facts=400)
+        finally:
+            await neo4j.close()
+        assert ran.count("vector_candidates_exact_range") == (parts if n > 1 else 0)
+    assert [r["uuid"] for r in found[parts]] == [r["uuid"] for r in found[1]]
+    assert found[1][0]["uuid"] == ids[5]
+    assert [r["uuid"] for r in found[1]] == exact_top(ids, vectors, query, 30)
+
+
+@pytest.mark.parametrize("parts", range(1, 17))
+def test_uuid_ranges_cover_every_uuid_once(parts: int) -> None:
+    ranges = uuid_ranges(parts)
+    assert len(ranges) == parts and ranges[0][0] == "" and ranges[-1][1] == "\uffff"
+    for key in ["", "0", "7f", "8", "ffffffff-ffff", str(uuid.uuid4()), "Zz-not-hex", "~"]:
+        assert sum(low <= key < high for low, high in ranges) == 1

@@ -36,6 +36,13 @@ def test_from_env_reads_variables_and_overrides_win() -> None:
     assert not Settings.from_env({}).llm.configured
 
 
+def test_scan_partitions_come_from_the_environment_and_are_checked() -> None:
+    assert Settings.from_env({}).scan_partitions == 2
+    assert Settings.from_env({"FR_GRAPH_SCAN_PARTITIONS": "4"}).scan_partitions == 4
+    with pytest.raises(ConfigError, match="setting scan_partitions"):
+        Settings.from_env({"FR_GRAPH_SCAN_PARTITIONS": "0"})
+
+
 def test_embedded_path_accepts_a_folder_or_a_file(tmp_path: Path) -> None:
     assert Settings(db=str(tmp_path / "mem")).embedded_path == tmp_path / "mem" / "fr-graph.db"
     assert Settings(db=str(tmp_path / "x.db")).embedded_path == tmp_path / "x.db"
