@@ -397,7 +397,9 @@ async def measure(db: str, group: str, n_queries: int, warmup: int, seed: int,
         "fr_stage_calls": {k: len(v) for k, v in stages.items()},
         # rows each query returned (fulltext and vector: hits of this group that survived)
         "fr_stage_median_rows": {k: statistics.median(v) for k, v in timer.rows.items()},
-        "exact_fallbacks": len(stages.get("vector_candidates_exact", [])),
+        # queries that scanned the group exactly (in one query or in uuid ranges)
+        "exact_fallbacks": len(stages.get("vector_candidates_exact", []))
+        + len(stages.get("vector_candidates_exact_range", [])),
         "machine": machine(),
     }
 
