@@ -22,7 +22,7 @@ try:
     from graphiti_core.driver.driver import GraphDriver, GraphProvider
     from graphiti_core.driver.falkordb_driver import FalkorDriver
     from graphiti_core.driver.neo4j_driver import Neo4jDriver
-    from graphiti_core.edges import EntityEdge
+    from graphiti_core.edges import EntityEdge, NextEpisodeEdge
     from graphiti_core.embedder.client import EmbedderClient
     from graphiti_core.llm_client.client import LLMClient
     from graphiti_core.llm_client.config import LLMConfig
@@ -46,4 +46,5 @@ __all__ = [
     "LLMClient",
     "LLMConfig",
     "Neo4jDriver",
+    "NextEpisodeEdge",
 ]

@@ -11,7 +11,8 @@
   'retract', reason: 'user request'}]->(:FrFact)``. Nothing is deleted.
 - **purge** is the only delete path. For facts: the sentences holding the fact's text are
   removed from entity, community and saga summaries and from episode content
-  (:mod:`fr_graph.core.redaction`); an episode left empty is deleted with its edges; a
+  (:mod:`fr_graph.core.redaction`); an episode left empty is deleted with its edges, and
+  Graphiti's ``NEXT_EPISODE`` chain is bridged over it (``bridge_episodes``); a
   purged middle version's ``FR_SUPERSEDES`` links are bridged (``relink_purged``); then the
   ``RELATES_TO`` (its embedding and every index entry go with it), the ``FrFact`` and the
   requests about it are deleted. A retention summary that compressed the fact (it quotes
@@ -212,6 +213,27 @@ async def _rebuild_summaries(store: GraphStore, embedder: LocalEmbedder, group_i
     return rebuilt, emptied
 
 
+def episode_bridges(group_id: str, links: Sequence[tuple[str, str]], deleted: set[str]
+                    ) -> list[dict[str, str]]:
+    """NEXT_EPISODE edges that keep a saga's episode chain whole when ``deleted`` go: from
+    each surviving episode whose next is deleted to the first surviving one after it (none
+    when the chain ends among the deleted)."""
+    following = dict(links)
+    bridges: list[dict[str, str]] = []
+    for source, first in links:
+        if source in deleted or first not in deleted:
+            continue
+        target: str | None = first
+        seen: set[str] = set()
+        while target is not None and target in deleted and target not in seen:  # no cycles
+            seen.add(target)
+            target = following.get(target)
+        if target is not None and target not in deleted:
+            bridges.append({"uuid": stable_uuid(group_id, "next_episode", source, target),
+                            "source": source, "first": first, "target": target})
+    return bridges
+
+
 async def purge_facts(store: GraphStore, embedder: LocalEmbedder, group_id: str,
                       uuids: Sequence[str], *, now: datetime, reason: str | None
                       ) -> PurgeReport:
@@ -259,6 +281,12 @@ async def purge_facts(store: GraphStore, embedder: LocalEmbedder, group_id: str,
                         communities=rewrites["Community"], sagas=rewrites["Saga"],
                         episodes=rewrites["Episodic"])
     if emptied:
+        links = await store.run("episode_links", group_id, group_id=group_id,
+                                episode_uuids=emptied)
+        bridges = episode_bridges(group_id, [(r["source_uuid"], r["target_uuid"]) for r in links],
+                                  set(emptied))
+        if bridges:
+            await store.run("bridge_episodes", group_id, group_id=group_id, bridges=bridges)
         await store.run("delete_episodes", group_id, group_id=group_id, episode_uuids=emptied)
 
     async def delete(runner: QueryRunner) -> int:

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from fr_graph._graphiti import EpisodeType, EpisodicNode
+from fr_graph._graphiti import EpisodeType, EpisodicNode, NextEpisodeEdge
 from fr_graph.api import FrGraph
 from fr_graph.config import Settings
 from fr_graph.core.policy import PolicyTable
@@ -140,6 +140,14 @@ async def test_purge_removes_the_fact_from_every_store_path(
     assert report["summaries_cleaned"] == [user_uuid]
     assert report["episodes_redacted"] == [mixed] and report["episodes_deleted"] == [only]
     assert any(peanuts_uuid in note for note in report["not_cleaned"])
+    later = stable_uuid(group_id, "episode", "later")
+    async with FrGraph(settings) as fr:
+        chain = await cypher(fr, group_id, "MATCH (a:Episodic)-[e:NEXT_EPISODE]->(b:Episodic) "
+                                           "WHERE a.group_id = $g "
+                                           "RETURN a.uuid AS a, b.uuid AS b, e.created_at AS at",
+                             g=group_id)
+    assert [(r["a"], r["b"]) for r in chain] == [(mixed, later)]  # bridged over `only`
+    assert chain[0]["at"] is not None
 
     async with FrGraph(settings) as fr:
         await _check_purged(fr, group_id, token, target, user_uuid, mixed, only, embedding,
@@ -187,6 +195,16 @@ async def _purge_setup(fr: FrGraph, group_id: str, tmp_path: Path, token: str
     await cypher(fr, group_id, "MATCH (e:Episodic {uuid: $e}), (n:Entity {uuid: $n}) "
                                "CREATE (e)-[:MENTIONS {uuid: $m, group_id: $g}]->(n)",
                  e=only, n=user.uuid, m=str(uuidlib.uuid4()), g=group_id)
+    # A saga's episode chain runs mixed -> only -> later; purging only must keep it whole.
+    later = stable_uuid(group_id, "episode", "later")
+    await graphiti.nodes.episode.save(EpisodicNode(
+        uuid=later, name=later, group_id=group_id, labels=[], source=EpisodeType.message,
+        content="user: See you tomorrow.", source_description="test", created_at=NOW,
+        valid_at=NOW, entity_edges=[]))
+    for source, next_episode in ((mixed, only), (only, later)):
+        await graphiti.edges.next_episode.save(NextEpisodeEdge(
+            source_node_uuid=source, target_node_uuid=next_episode, group_id=group_id,
+            created_at=NOW))
 
     embedding: list[float] = fr.embedder.embed_passages([secret])[0].tolist()
     # Every probe finds the fact before the purge, so none of the checks below is vacuous.
