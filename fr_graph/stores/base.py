@@ -49,17 +49,17 @@ he her here hers him his how i i'd i'll i'm i've if in into is it it's its just 
 most my myself no nor not now of off on once only or other our ours out over own same she
 should so some such than that the their theirs them then there these they this those
 through to too under until up very was we were what when where which while who whom why
-will with would you your yours yourself remind tell know anything something still these
-days currently again ok okay please
+will with would you your yours yourself remind tell know anything something still days
+currently ok okay please
 """)
 
 
 def fulltext_words(text: str) -> str:
     """The first FULLTEXT_MAX_WORDS distinct content words of ``text`` (function words
     dropped; query syntax escaped later)."""
-    words = [w for w in text.split()
-             if w.lower().strip(".,;:!?\"'()[]{}") not in FULLTEXT_STOP_WORDS]
-    return " ".join(list(dict.fromkeys(words))[:FULLTEXT_MAX_WORDS])
+    content = [w for w in text.split()
+               if w.lower().strip(".,;:!?\"'()[]{}") not in FULLTEXT_STOP_WORDS]
+    return " ".join(list(dict.fromkeys(content))[:FULLTEXT_MAX_WORDS])
 
 # Graphiti's own rule for group ids (letters, digits, '-' and '_'); FalkorDB also uses the
 # group id as a graph name, so nothing else may pass.
