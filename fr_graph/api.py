@@ -31,6 +31,7 @@ from fr_graph.core.ontology import Category
 from fr_graph.core.policy import PolicyTable
 from fr_graph.core.rerank import FULL, UNTYPED, Ranked, RerankConfig, rerank
 from fr_graph.errors import ConfigError, ImportValidationError, InputError, NotFoundError
+from fr_graph.overlay import to_iso
 from fr_graph.pipeline.backfill import BackfillReport, backfill_groups
 from fr_graph.pipeline.control import ForgetReport, PurgeReport, RecategorizeReport
 from fr_graph.pipeline.distill import DEFAULT_KEEP, distill
@@ -642,18 +643,28 @@ class FrGraph:
         return RetentionChange(uuid, group_id, bool(row["pinned"]), str(row["state"]),
                                str(row["stage"]), changed=True)
 
-    async def restore(self, uuid: str, *, group_id: str | None = None) -> RetentionChange:
-        """Bring an archived fact back to the state it had before maintenance archived it
-        (``changed`` is False when it was not archived)."""
+    async def restore(self, uuid: str, *, group_id: str | None = None,
+                      reason: str = "reverted by the user (fr-graph restore)"
+                      ) -> RetentionChange:
+        """Undo an automatic lifecycle change of one fact: bring an archived fact back to
+        the state it had before maintenance archived it; otherwise undo the supersession,
+        retraction, completion or contradiction links that act on it (the fact is active
+        again; each link is kept as ``reverted`` with ``reason`` and is never made again).
+        ``changed`` is False when there was nothing to undo."""
         group_id = await self._fact_group(uuid, group_id)
         rows = await self.store.run("restore_fact", group_id, edge_uuid=uuid)
         if not rows:
             raise NotFoundError(f"fact {uuid}: no overlay in group {group_id!r} (backfill it)")
         row = rows[0]
-        if row["was_archived"]:
+        state, changed = str(row["state"]), bool(row["was_archived"])
+        if not changed:
+            reverted = await self.store.run("revert_links", group_id, edge_uuid=uuid,
+                                            at=to_iso(datetime.now(UTC)), reason=reason)
+            if reverted:
+                state, changed = str(reverted[0]["state"]), True
+        if changed:
             await self.store.run("apply_mirror", group_id, edge_uuids=[uuid])
-        return RetentionChange(uuid, group_id, None, str(row["state"]), str(row["stage"]),
-                               changed=bool(row["was_archived"]))
+        return RetentionChange(uuid, group_id, None, state, str(row["stage"]), changed=changed)
 
     async def record_access(self, group_id: str, uuids: Sequence[str]) -> int:
         """Count one use of each fact (an answer relied on it); the next maintenance turns

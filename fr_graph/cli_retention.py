@@ -60,9 +60,10 @@ def register(app: typer.Typer) -> None:
 
     @app.command()
     def restore(uuid: UuidArg, group: GroupHint = None) -> None:
-        """Bring an archived fact back to the state it had before maintenance archived it."""
+        """Undo an automatic change: bring an archived fact back, or undo the supersession,
+        retraction or contradiction links acting on it (kept as 'reverted', never re-made)."""
         change = cli._run(lambda fr: fr.restore(uuid, group_id=group))
-        verb = "restored" if change.changed else "not archived, unchanged:"
+        verb = "restored" if change.changed else "nothing to undo, unchanged:"
         cli._write(f"{verb} {change.uuid} ({change.stage}, {change.state})")
 
 

@@ -84,6 +84,13 @@ class FactOverlay:
     evidence_seen: int = 0
     archived_from: str | None = None
     settled_at: str | None = None
+    # Where slot_key came from: "given" by the caller, "linked" by the linker (the fact
+    # updates, cancels, completes or contradicts another one), or "inferred" (the rules only
+    # proposed one: slot_hint, and the fact stays out of every slot until a link confirms
+    # it; a generic proposal such as user|project would otherwise let unrelated facts hide
+    # each other).
+    slot_source: str = "given"
+    slot_hint: str | None = None
 
     def to_row(self) -> dict[str, Any]:
         """Plain values for a Cypher parameter (enums as their string values)."""
@@ -106,5 +113,6 @@ class FactOverlay:
 #: Overlay fields mirrored onto ``RELATES_TO`` as ``fr_<name>``; keep in step with
 #: ``cypher/common/apply_mirror.cypher``.
 MIRRORED_FIELDS: tuple[str, ...] = tuple(
-    name for name in FactOverlay.__dataclass_fields__ if name not in ("edge_uuid", "group_id")
+    name for name in FactOverlay.__dataclass_fields__
+    if name not in ("edge_uuid", "group_id", "slot_source", "slot_hint")
 )

@@ -4,8 +4,8 @@
 // edges where still unset, then the fr_* mirror of every fact touched (the SET list is
 // apply_mirror's; a unit test keeps the two in step with overlay.MIRRORED_FIELDS).
 // Params:  $overlays: FrFact rows to create or replace (every FactOverlay field);
-//          $updates: list of {edge_uuid, state, ambiguous, valid_to} for stored facts;
-//          $links: list of {newer, older, kind, confidence, at, reason};
+//          $updates: {edge_uuid, state, ambiguous, valid_to, slot_key, slot_source} each;
+//          $links: {newer, older, kind, confidence, at, reason, relation, score} each;
 //          $invalidations: list of {edge_uuid, invalid_at} (a date-time);
 //          $now: date-time written as expired_at; $mirror: edge uuids to re-mirror
 // Returns: mirrored (how many RELATES_TO got their mirror re-applied)
@@ -18,13 +18,15 @@ WITH count(*) AS created
 UNWIND $updates AS u
 MATCH (f:FrFact {edge_uuid: u.edge_uuid})
 SET f.state = u.state, f.ambiguous = u.ambiguous, f.valid_to = u.valid_to,
+    f.slot_key = u.slot_key, f.slot_source = u.slot_source,
     f.revision = coalesce(f.revision, 0) + 1
 WITH count(*) AS updated
 UNWIND $links AS l
 MATCH (newer:FrFact {edge_uuid: l.newer})
 MATCH (older:FrFact {edge_uuid: l.older})
 MERGE (newer)-[s:FR_SUPERSEDES]->(older)
-SET s.kind = l.kind, s.confidence = l.confidence, s.at = l.at, s.reason = l.reason
+SET s.kind = l.kind, s.confidence = l.confidence, s.at = l.at, s.reason = l.reason,
+    s.relation = l.relation, s.score = l.score
 WITH count(*) AS linked
 UNWIND $invalidations AS inv
 MATCH ()-[r:RELATES_TO {uuid: inv.edge_uuid}]->()

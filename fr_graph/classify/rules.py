@@ -178,7 +178,16 @@ def _has_quantity(text: str) -> bool:
     return bool(_NUMBER_RE.search(_NOT_QUANTITY.sub(" ", dates.DATE_EXPR.sub(" ", text))))
 
 
-_NAMED_SUBJECT = re.compile(r"^\s*([A-Z][a-z]+)\s")
+# A capitalized first word is a name only when a predicate follows it ("Maya moved to
+# Leeds", "Tom is vegan"); a note-style fragment starts with its verb instead ("Works at the
+# county library", "Drives a Civic", "Left the library"), and its subject is the user.
+_NAMED_SUBJECT = re.compile(
+    r"^\s*([A-Z][a-z]+)\s+(?:[a-z]+(?:ed|s)|is|was|has|had|got|just|now|still|finally|said"
+    r"|went|left|made|took|quit|became|began|bought|sold|lost|won|will|can|does|did|never"
+    r"|always|also|caught|ran|met|saw|came|gave|found|told|wrote|drove|flew|swam|ate|drank"
+    r"|brought|thought|felt|kept|paid|sent|spent|built|broke|chose|fell|forgot|grew|knew"
+    r"|rode|sang|sat|slept|spoke|stood|taught|threw|wore|turns|turned|loves|hates)\b"
+)
 _NOT_NAME_START = lx.words(
     "the a an my our your his her their this that these those there it its user i we you he "
     "she they me on in at for from today tomorrow yesterday tonight just so but and also "
@@ -374,7 +383,7 @@ def _subject(fact: str, text: str, category: Category) -> str:
         return "user"
     named = _NAMED_SUBJECT.match(fact[:200])
     if (named and named.group(1).lower() not in _NOT_NAME_START
-            and not named.group(1).endswith("ing")):
+            and not named.group(1).endswith(("ing", "ed", "s"))):  # "Runs marathons"
         return named.group(1).lower()
     return "user"
 

@@ -41,6 +41,10 @@ class TransitionKind(StrEnum):
     SOFT = "soft"
     RETRACT = "retract"
     COMPLETE = "complete"
+    CONTRADICT = "contradict"
+    """Linked by meaning: a later fact contradicts an earlier claim; both kept, flagged."""
+    REVERTED = "reverted"
+    """An automatic link the user undid (``restore``); kept for the record, never re-made."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -95,13 +95,18 @@ def overlay_for(record: FactRecord, edge_uuid: str, verdict: Classification) -> 
     # An explicit null ("slot_key": null) means "none"; an absent field means "infer it".
     given = record.model_fields_set
     event_time = record.event_time if "event_time" in given else verdict.event_time
+    # A given slot key is used as it is; an inferred one is only a proposal (slot_hint) until
+    # the linker confirms it (see FactOverlay.slot_source).
+    slot_given = "slot_key" in given
     return FactOverlay(
         edge_uuid=edge_uuid,
         group_id=record.group_id,
         category=primary,
         categories=[c.value for c in ordered],
         category_weights=[float(weights[c]) for c in ordered],
-        slot_key=record.slot_key if "slot_key" in given else verdict.slot_key,
+        slot_key=record.slot_key if slot_given else None,
+        slot_source="given" if slot_given else "inferred",
+        slot_hint=None if slot_given else verdict.slot_key,
         state=record.state or LifecycleState.ACTIVE,
         marker=record.marker or verdict.marker,
         event_time=to_iso(event_time),
@@ -183,7 +188,7 @@ class Ingestor:
             overlay = overlay_for(record, stable_uuid(group_id, "fact", record.id), verdict)
             overlays.append(overlay)
             subject = record.subject or "user"
-            attribute = (overlay.slot_key or "").split("|")[1:2]
+            attribute = (overlay.slot_key or overlay.slot_hint or "").split("|")[1:2]
             obj = record.object or (attribute[0].replace("_", " ") if attribute else subject)
             source = stable_uuid(group_id, "entity", _entity_key(subject))
             target = stable_uuid(group_id, "entity", _entity_key(obj))

@@ -43,7 +43,11 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any, Final
 
+import numpy as np
+
+from fr_graph.classify.linking import OfflineVerifier, PairInput, evidence
 from fr_graph.core.lifecycle import LifecycleState, Marker
+from fr_graph.core.linking import decide_link
 from fr_graph.core.ontology import Category
 from fr_graph.core.policy import PolicyTable
 from fr_graph.core.supersession import (
@@ -69,6 +73,13 @@ RETRACTION_MARGIN: Final = 0.03
 
 _RANK: Final = {LifecycleState.ACTIVE: 0, LifecycleState.SUPERSEDED: 1,
                 LifecycleState.RETRACTED: 2}
+#: Links that only contest (both facts stay active, flagged ambiguous).
+_SOFT_KINDS: Final = frozenset({TransitionKind.SOFT, TransitionKind.CONTRADICT})
+#: The linker's candidates: this many nearest facts per new fact, at or above this cosine
+#: (e5-small puts a fact and its update at 0.85-0.95, unrelated personal facts at 0.75-0.85;
+#: the verifier, not the floor, separates them).
+LINK_NEIGHBOURS: Final = 8
+LINK_MIN_COSINE: Final = 0.78
 _WORD = re.compile(r"[a-z0-9]+")
 # Words that say *that* something is a plan or is off, not *which* plan it is.
 _GENERIC_WORDS: Final = frozenset((
@@ -148,6 +159,8 @@ class _Fact:
     state: LifecycleState
     ambiguous: bool
     valid_to: str | None
+    slot_source: str = "given"
+    slot_hint: str | None = None
     overlay: FactOverlay | None = None  # set for the batch's new facts
     changed: bool = False
     observed: datetime | None = field(init=False)  # observed_at, parsed once
@@ -165,6 +178,7 @@ class _Fact:
             confidence=float(row.get("confidence") or 0.0),
             state=LifecycleState(row.get("state") or LifecycleState.ACTIVE),
             ambiguous=bool(row.get("ambiguous")), valid_to=row.get("valid_to"),
+            slot_source=row.get("slot_source") or "given", slot_hint=row.get("slot_hint"),
         )
 
     @classmethod
@@ -173,7 +187,8 @@ class _Fact:
             id=overlay.edge_uuid, slot_key=overlay.slot_key, category=overlay.category,
             marker=overlay.marker, observed_at=overlay.observed_at,
             confidence=overlay.confidence, state=overlay.state, ambiguous=overlay.ambiguous,
-            valid_to=overlay.valid_to, overlay=overlay,
+            valid_to=overlay.valid_to, slot_source=overlay.slot_source,
+            slot_hint=overlay.slot_hint, overlay=overlay,
         )
 
     def slot(self) -> SlotFact | None:
@@ -193,10 +208,13 @@ class Link:
     confidence: float
     at: str
     reason: str
+    relation: str | None = None  # the verifier's, for links made by meaning
+    score: float | None = None
 
     def to_row(self) -> dict[str, Any]:
         return {"newer": self.newer, "older": self.older, "kind": str(self.kind),
-                "confidence": self.confidence, "at": self.at, "reason": self.reason}
+                "confidence": self.confidence, "at": self.at, "reason": self.reason,
+                "relation": self.relation, "score": self.score}
 
 
 @dataclass(slots=True)
@@ -311,10 +329,11 @@ class Planner:
                                 or step.to_id != fact.id or step is latest_soft)
             self._index(fact)
 
-    def _apply(self, step: Transition, *, link: bool = True) -> None:
+    def _apply(self, step: Transition, *, link: bool = True, relation: str | None = None,
+               score: float | None = None) -> None:
         older = self.facts[step.from_id]
         acting = self.facts[step.to_id] if step.to_id else None
-        if step.kind is TransitionKind.SOFT:
+        if step.kind in _SOFT_KINDS:
             for fact in (older, acting):
                 if fact is not None and not fact.ambiguous:
                     fact.ambiguous, fact.changed = True, True
@@ -326,7 +345,7 @@ class Planner:
         if link and step.to_id is not None:
             self.links[(step.to_id, step.from_id)] = Link(
                 step.to_id, step.from_id, step.kind, step.confidence, to_iso(step.at) or "",
-                step.reason)
+                step.reason, relation, score)
 
     # -- retraction by meaning ----------------------------------------------------------
 
@@ -335,6 +354,7 @@ class Planner:
         plan already called off by slot key is not looked for again by meaning)."""
         return [f.id for f in self.facts.values()
                 if f.overlay is not None and f.marker is Marker.RETRACTION
+                and f.overlay.slot_source == "given"  # the linker decides the others
                 and f.id not in self._slot_matched]
 
     def eligible_target(self, retraction_id: str, fact_id: str, row: Mapping[str, Any]
@@ -375,6 +395,76 @@ class Planner:
                         + ("" if hard else ": both kept, ambiguous")),
             ))
 
+    # -- linking by meaning -------------------------------------------------------------
+
+    def link_probes(self) -> list[str]:
+        """New facts whose slot was only proposed by the rules: the linker decides them."""
+        return sorted(f.id for f in self.facts.values()
+                      if f.overlay is not None and f.slot_source == "inferred")
+
+    def link(self, rows: Sequence[Mapping[str, Any]], verifier: OfflineVerifier) -> None:
+        """Decide every (probe, neighbour) pair of ``link_candidates`` with the verifier and
+        apply the links (see :mod:`fr_graph.core.linking`).
+
+        Each pair is judged earlier -> later by ``observed_at``, so a fact imported after a
+        newer one can enter superseded. Pairs the user reverted, facts outside slot states
+        (expired, archived), world knowledge and facts without an overlay are skipped.
+        """
+        texts: dict[str, str] = {}
+        vectors: dict[str, np.ndarray] = {}
+        pairs: dict[tuple[str, str], None] = {}
+        for row in rows:
+            probe, other = row["probe"], row["uuid"]
+            if row.get("reverted") or row.get("world_knowledge"):
+                continue
+            if other not in self.facts:
+                if row.get("state") is None:
+                    continue  # no overlay (a concurrent writer's half, or never annotated)
+                self._index(_Fact.stored({**row, "edge_uuid": other}))
+            texts[probe], texts[other] = row["probe_fact"] or "", row["fact"] or ""
+            vectors.setdefault(probe, np.asarray(row["probe_embedding"], dtype=np.float64))
+            vectors.setdefault(other, np.asarray(row["embedding"], dtype=np.float64))
+            a, b = self.facts[probe], self.facts[other]
+            if a.observed is None or b.observed is None:
+                continue
+            earlier, later = (a, b) if (a.observed, a.id) < (b.observed, b.id) else (b, a)
+            pairs[(earlier.id, later.id)] = None
+        ordered = list(pairs)
+        if not ordered:
+            return
+        probabilities = verifier.probabilities([
+            PairInput(texts[e], texts[n], vectors[e], vectors[n]) for e, n in ordered])
+        for (earlier_id, later_id), probs in zip(ordered, probabilities, strict=True):
+            decision = decide_link(probs, verifier.bands)
+            if not decision.linked:
+                continue
+            earlier, later = self.facts[earlier_id], self.facts[later_id]
+            if earlier.state not in _RANK:
+                continue  # expired / archived facts are outside slot decisions
+            self._join_slot(earlier, later)
+            clues = "; ".join(evidence(texts[earlier_id], texts[later_id]))
+            effect = ("" if decision.hard else ": both kept, flagged ambiguous")
+            self._apply(Transition(
+                from_id=earlier_id, to_id=later_id, new_state=decision.new_state,
+                kind=decision.kind, confidence=decision.probability,
+                at=later.observed or datetime.now(UTC),
+                reason=(f"linked by meaning: {decision.relation.value} "
+                        f"(verifier {decision.probability:.2f}){effect}"
+                        + (f"; {clues}" if clues else "")),
+            ), relation=decision.relation.value, score=round(decision.probability, 4))
+
+    def _join_slot(self, earlier: _Fact, later: _Fact) -> None:
+        """Put a linked pair in one slot: an existing key wins, else the rules' proposal
+        with the chain's first fact as instance (so two chains never merge by accident)."""
+        key = earlier.slot_key or later.slot_key
+        if key is None:
+            hint = earlier.slot_hint or later.slot_hint or "user|fact"
+            key = f"{hint}#{earlier.id[:8]}"
+        for fact in (earlier, later):
+            if fact.slot_key is None:
+                fact.slot_key, fact.slot_source, fact.changed = key, "linked", True
+                self._by_key.setdefault(key, []).append(fact.id)
+
     # -- output -------------------------------------------------------------------------
 
     def outcome(self) -> LifecycleOutcome:
@@ -394,10 +484,13 @@ class Planner:
                 fact.overlay.state = fact.state
                 fact.overlay.ambiguous = fact.ambiguous
                 fact.overlay.valid_to = fact.valid_to
+                fact.overlay.slot_key = fact.slot_key
+                fact.overlay.slot_source = fact.slot_source
                 overlays.append(fact.overlay.to_row())
             elif fact.changed:
                 updates.append({"edge_uuid": fact.id, "state": str(fact.state),
-                                "ambiguous": fact.ambiguous, "valid_to": fact.valid_to})
+                                "ambiguous": fact.ambiguous, "valid_to": fact.valid_to,
+                                "slot_key": fact.slot_key, "slot_source": fact.slot_source})
         written = [row["edge_uuid"] for row in overlays + updates]
         return {
             "overlays": overlays,
@@ -427,22 +520,22 @@ def _load_params(group_id: str, overlays: Sequence[FactOverlay],
 async def apply_transitions(
     store: GraphStore, group_id: str, overlays: Sequence[FactOverlay], policy: PolicyTable,
     *, evidence: Mapping[str, tuple[LifecycleState, datetime | None]] | None = None,
-    now: datetime | None = None,
+    now: datetime | None = None, verifier: OfflineVerifier | None = None,
 ) -> LifecycleOutcome:
     """Write ``overlays`` (new facts whose Graphiti edges are already saved) with every
     lifecycle transition they cause, as one isolated unit (:meth:`GraphStore.transact`):
     two writers of a slot deciding from the same stored state would each keep their own
     version active. Arguments as in :func:`transition_batch`."""
     return await store.transact(group_id, lambda runner: transition_batch(
-        runner, group_id, overlays, policy, evidence=evidence, now=now))
+        runner, group_id, overlays, policy, evidence=evidence, now=now, verifier=verifier))
 
 
 async def transition_batch(
     runner: QueryRunner, group_id: str, overlays: Sequence[FactOverlay], policy: PolicyTable,
     *, evidence: Mapping[str, tuple[LifecycleState, datetime | None]] | None = None,
-    now: datetime | None = None,
+    now: datetime | None = None, verifier: OfflineVerifier | None = None,
 ) -> LifecycleOutcome:
-    """Load, decide and write one batch in at most three round trips (see the module doc),
+    """Load, decide and write one batch in at most four round trips (see the module doc),
     inside a unit of work the caller holds (``runner`` is the store's transaction).
 
     Args:
@@ -455,6 +548,8 @@ async def transition_batch(
         evidence: stored facts Graphiti invalidated, ``edge_uuid -> (state, valid_to)`` from
             :func:`graphiti_evidence`; applied before any decision.
         now: the wall-clock time written as Graphiti's ``expired_at``.
+        verifier: decides the links of facts whose slot was only proposed (default: the
+            shipped offline verifier).
     """
     now = now or datetime.now(UTC)
     evidence = evidence or {}
@@ -472,6 +567,12 @@ async def transition_batch(
     for uuid, (state, valid_to) in evidence.items():
         planner.apply_evidence(uuid, state, valid_to)
     planner.add(o for o in batch if o.edge_uuid not in present)
+
+    linkable = planner.link_probes()
+    if linkable:
+        rows = await runner.run("link_candidates", group_id, group_id=group_id, probes=linkable,
+                                k=LINK_NEIGHBOURS, min_cosine=LINK_MIN_COSINE)
+        planner.link(rows, verifier or OfflineVerifier())
 
     probes = planner.unmatched_retractions()
     if probes:
@@ -494,6 +595,7 @@ async def transition_batch(
         if original.edge_uuid not in present:
             original.state, original.ambiguous = final.state, final.ambiguous
             original.valid_to = final.valid_to
+            original.slot_key, original.slot_source = final.slot_key, final.slot_source
     return planner.outcome()
 
 

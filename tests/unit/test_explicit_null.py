@@ -21,8 +21,16 @@ def test_absent_slot_key_and_event_time_are_inferred() -> None:
     verdict = classify_fact(TEXT, AT)
     assert verdict.slot_key is not None and verdict.event_time is not None
     overlay = overlay_for(_record(), "e-1", verdict)
-    assert overlay.slot_key == verdict.slot_key
+    # An inferred slot is only proposed: the fact joins a slot when the linker links it.
+    assert overlay.slot_key is None
+    assert (overlay.slot_hint, overlay.slot_source) == (verdict.slot_key, "inferred")
     assert overlay.event_time is not None
+
+
+def test_a_given_slot_key_is_used_as_it_is() -> None:
+    overlay = overlay_for(_record(slot_key="user|commute"), "e-1", classify_fact(TEXT, AT))
+    assert (overlay.slot_key, overlay.slot_source, overlay.slot_hint) == (
+        "user|commute", "given", None)
 
 
 def test_explicit_nulls_mean_none() -> None:

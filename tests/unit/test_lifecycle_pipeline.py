@@ -81,7 +81,8 @@ def test_confident_replacement_supersedes_links_and_invalidates() -> None:
     assert planner.invalidations == {"pizza": at(5)}
     params = planner.write_params(at(9))
     assert params["updates"] == [{"edge_uuid": "pizza", "state": "superseded",
-                                  "ambiguous": False, "valid_to": to_iso(at(5))}]
+                                  "ambiguous": False, "valid_to": to_iso(at(5)),
+                                  "slot_key": "user|food", "slot_source": "given"}]
     assert [row["edge_uuid"] for row in params["overlays"]] == ["sushi"]
     assert params["overlays"][0]["state"] == "active"
     assert params["mirror"] == ["sushi", "pizza"]
@@ -100,7 +101,8 @@ def test_tentative_statement_is_a_soft_link_flagging_both() -> None:
     assert planner.invalidations == {}
     params = planner.write_params(at(9))
     assert params["updates"] == [{"edge_uuid": "ist", "state": "active", "ambiguous": True,
-                                  "valid_to": None}]
+                                  "valid_to": None, "slot_key": "user|city",
+                                  "slot_source": "given"}]
     assert params["overlays"][0]["ambiguous"] is True
 
 
@@ -174,6 +176,7 @@ def test_evidence_raises_but_never_lowers_a_state() -> None:
     planner.apply_evidence("missing", S.SUPERSEDED, None)
     updates = planner.write_params(at(9))["updates"]
     assert updates == [{"edge_uuid": "a", "state": "superseded", "ambiguous": False,
+                        "slot_key": "user|x", "slot_source": "given",
                         "valid_to": to_iso(at(3))}]
     # A fact Graphiti already superseded is not soft-linked by a weaker newcomer.
     planner.add([new("a2", "user|x", 5, confidence=0.3)])
@@ -273,7 +276,8 @@ async def test_an_unmatched_retraction_asks_for_candidates_by_meaning() -> None:
         "lifecycle_facts", "retraction_candidates", "apply_lifecycle"]
     write = store.calls[-1][1]
     assert write["updates"] == [{"edge_uuid": "trip", "state": "retracted", "ambiguous": False,
-                                 "valid_to": to_iso(at(5))}]
+                                 "valid_to": to_iso(at(5)), "slot_key": None,
+                                 "slot_source": "given"}]
     [link] = write["links"]
     assert (link["newer"], link["older"], link["kind"]) == ("off", "trip", "retract")
     assert "by meaning" in link["reason"]
