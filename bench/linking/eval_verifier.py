@@ -22,7 +22,7 @@ from fr_graph.clients import LocalEmbedder
 from fr_graph.core.linking import RELATIONS
 
 sys.path.insert(0, str(Path(__file__).parent))
-from train_verifier import load_pairs, scores, vectors  # noqa: E402
+from train_verifier import load_pairs, scores, vectors
 
 
 def main() -> None:
