@@ -9,7 +9,7 @@
 // Returns: older, newer (the edge uuids of each link written)
 MATCH (old:FrFact {group_id: $group_id, state: 'superseded'})
 OPTIONAL MATCH (:FrFact)-[hard:FR_SUPERSEDES]->(old)
-WHERE hard.kind <> 'soft'
+WHERE NOT hard.kind IN ['soft', 'contradict', 'reverted']
 WITH old, count(hard) AS links
 WHERE links = 0
 MATCH (a)-[ro:RELATES_TO {uuid: old.edge_uuid}]->(b)

@@ -6,7 +6,8 @@
 // Returns: newer, older (the edge uuids of each link written)
 MATCH (newer:FrFact)-[a:FR_SUPERSEDES]->(f:FrFact {edge_uuid: $edge_uuid})
 MATCH (f)-[b:FR_SUPERSEDES]->(older:FrFact)
-WHERE a.kind <> 'soft' AND b.kind <> 'soft' AND newer.edge_uuid <> older.edge_uuid
+WHERE NOT a.kind IN ['soft', 'contradict', 'reverted']
+  AND NOT b.kind IN ['soft', 'contradict', 'reverted'] AND newer.edge_uuid <> older.edge_uuid
 MERGE (newer)-[s:FR_SUPERSEDES]->(older)
 ON CREATE SET s.kind = b.kind, s.confidence = b.confidence, s.at = b.at,
               s.reason = 'relinked over a purged version: ' + b.reason

@@ -10,7 +10,8 @@ MATCH (f:FrFact {edge_uuid: r.uuid})
 OPTIONAL MATCH (t)-[o:RELATES_TO]-()
 WHERE o.uuid <> r.uuid AND coalesce(o.fr_state, 'active') = 'active'
 WITH r, f, s.uuid AS source_uuid, t.uuid AS target_uuid, count(o) AS around
-OPTIONAL MATCH (:FrFact)-[x:FR_SUPERSEDES {kind: 'soft'}]->(f)
+OPTIONAL MATCH (:FrFact)-[x:FR_SUPERSEDES]->(f)
+WHERE x.kind IN ['soft', 'contradict']
 RETURN r.uuid AS edge_uuid, r.fact AS fact, source_uuid, target_uuid,
        CASE WHEN source_uuid = target_uuid THEN 0 ELSE around END AS dependents,
        count(x) AS conflicts, properties(f) AS overlay

@@ -7,7 +7,7 @@
 //          confidence, slot_key, uuid, superseded_by_uuid
 MATCH (old:FrFact {group_id: $group_id, state: 'superseded'})
 OPTIONAL MATCH (old)<-[s:FR_SUPERSEDES]-(newer:FrFact)
-WHERE coalesce(s.kind, 'supersede') <> 'soft'
+WHERE NOT coalesce(s.kind, 'supersede') IN ['soft', 'contradict', 'reverted']
 WITH old, s, newer, coalesce(s.at, old.valid_to) AS at
 WHERE at >= $since
 MATCH ()-[r:RELATES_TO {uuid: old.edge_uuid}]->()

@@ -285,6 +285,12 @@ _HISTORICAL = _rx(
     r"before (?:i|we) (?:left|joined|moved|switched|started|quit|changed)",
     r"(?:i|we) (?:was|were) .{0,30}\bbefore\b",
     r"(?:leave|left) (?:to (?:go|join|move|work)|for)",
+    # "before I moved", "my old flat", "previous landlord", "past deadlines", "when did I
+    # stop climbing": the answer is a superseded or expired fact.
+    r"before (?:i|we)\b", r"(?:my|our|the|his|her|their) old (?!age\b)\w+",
+    r"past (?!(?:week|weekend|month|year|few|couple|day|days|hour)\b)\w+", r"expired",
+    r"when did (?:i|we) (?:stop|quit|leave|give up|end|drop|cancel)\w*",
+    r"(?:stopped|quit|gave up) \w+ing",
 )
 _UPCOMING = _rx(
     r"upcoming", r"coming up", r"next (?:week|month|year|weekend|time|few days)",

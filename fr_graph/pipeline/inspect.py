@@ -618,7 +618,13 @@ _LINK_VERBS: Final[dict[str, str]] = {
     "retract": "retracted by",
     "complete": "completed by",
     "soft": "contested by (soft supersession: both kept, marked ambiguous)",
+    "contradict": "contradicted by (both kept, marked ambiguous)",
+    "reverted": "was linked by (reverted by the user, no effect)",
 }
+#: Link kinds that leave the older fact's state as it is.
+_NON_HARD: Final = frozenset({"soft", "contradict", "reverted"})
+_OLDER_VERBS: Final[dict[str, str]] = {"soft": "contests", "contradict": "contradicts",
+                                       "reverted": "was linked to (reverted)"}
 
 
 def _lifecycle_notes(overlay: Mapping[str, Any], code: MaskReason,
@@ -629,7 +635,7 @@ def _lifecycle_notes(overlay: Mapping[str, Any], code: MaskReason,
     state = overlay.get("state")
     newer = [link for link in links if link.direction == "superseded_by"]
     older = [link for link in links if link.direction == "supersedes"]
-    hard = [link for link in newer if link.kind != "soft"]
+    hard = [link for link in newer if link.kind not in _NON_HARD]
     if not overlay:
         notes.append("no lifecycle overlay (a plain Graphiti fact): ranked as an active "
                      "'other' fact")
@@ -642,7 +648,7 @@ def _lifecycle_notes(overlay: Mapping[str, Any], code: MaskReason,
     fallback = "retracted by" if state == LifecycleState.RETRACTED else "superseded by"
     notes.extend(f"{_LINK_VERBS.get(link.kind or '', fallback)} {link.describe()}"
                  for link in newer)
-    notes.extend(f"{'contests' if link.kind == 'soft' else 'supersedes'} {link.describe()}"
+    notes.extend(f"{_OLDER_VERBS.get(link.kind or '', 'supersedes')} {link.describe()}"
                  for link in older)
     event = from_iso(overlay.get("event_time"))
     valid_to = from_iso(overlay.get("valid_to"))

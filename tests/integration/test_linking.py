@@ -1,0 +1,108 @@
+"""Linking by meaning on each real backend: facts whose slot the rules only proposed are
+linked by the offline verifier to the facts they update, cancel, complete or contradict.
+
+The pairs are plain note-style text with no gold metadata, as real extraction produces.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fr_graph.api import FrGraph
+from fr_graph.overlay import stable_uuid
+from tests.integration.test_transitions import T1, T2, T3, fact, links, load, states
+
+
+async def slot_of(fr: FrGraph, group_id: str, rid: str) -> tuple[str | None, str | None]:
+    rows = await fr.store.run_text(
+        "test_slot", "MATCH (f:FrFact {edge_uuid: $uuid}) "
+        "RETURN f.slot_key AS slot_key, f.slot_source AS slot_source",
+        group_id, uuid=stable_uuid(group_id, "fact", rid))
+    return rows[0]["slot_key"], rows[0]["slot_source"]
+
+
+async def test_update_imported_out_of_order_joins_one_slot_and_supersedes(
+    fr: FrGraph, group_id: str, tmp_path: Path
+) -> None:
+    await load(fr, tmp_path, "new", [fact(group_id, "ebike", "Sold the Civic, bought an e-bike",
+                                          T2)])
+    await load(fr, tmp_path, "old", [fact(group_id, "civic", "Drives a Civic", T1)])
+    assert await states(fr, group_id) == {"civic": ("superseded", False),
+                                          "ebike": ("active", False)}
+    [link] = await links(fr, group_id)
+    assert (link["newer"], link["older"], link["kind"]) == ("ebike", "civic", "supersede")
+    assert "linked by meaning: updates" in link["reason"] and "civic" in link["reason"]
+    key, source = await slot_of(fr, group_id, "civic")
+    assert key is not None and source == "linked"
+    assert await slot_of(fr, group_id, "ebike") == (key, "linked")
+
+    # explain shows the link, the relation and the verifier's evidence.
+    explained = await fr.explain(stable_uuid(group_id, "fact", "civic"), "what do I drive?",
+                                 group_id=group_id, now=T3)
+    assert any("linked by meaning: updates" in note for note in explained.notes)
+
+    # A history question still finds the superseded value; a current one does not.
+    past = await fr.search("what car did I use to drive?", group_id=group_id, now=T3)
+    assert "Drives a Civic" in [r.fact for r in past]
+    now = await fr.search("what car do I drive?", group_id=group_id, now=T3)
+    assert "Drives a Civic" not in [r.fact for r in now]
+
+
+async def test_cancellation_retracts_and_completion_closes(
+    fr: FrGraph, group_id: str, tmp_path: Path
+) -> None:
+    await load(fr, tmp_path, "plans", [
+        fact(group_id, "dentist", "Dentist appointment Tuesday at 3pm", T1),
+        fact(group_id, "thesis", "Writing my thesis on coral reefs", T1),
+        fact(group_id, "off", "Cancelled the dentist appointment", T2),
+        fact(group_id, "done", "Defended my thesis yesterday!", T3),
+    ])
+    assert await states(fr, group_id) == {
+        "dentist": ("retracted", False), "off": ("active", False),
+        "thesis": ("superseded", False), "done": ("active", False)}
+    assert {(r["newer"], r["older"], r["kind"]) for r in await links(fr, group_id)} == {
+        ("off", "dentist", "retract"), ("done", "thesis", "complete")}
+
+
+async def test_contradiction_keeps_both_flagged_and_unrelated_facts_stay_apart(
+    fr: FrGraph, group_id: str, tmp_path: Path
+) -> None:
+    await load(fr, tmp_path, "c", [
+        fact(group_id, "sober", "Hasn't had a drink in two years", T1),
+        fact(group_id, "sister", "Sister lives in Austin", T1),
+        fact(group_id, "beers", "Had two beers at the wedding", T2),
+        fact(group_id, "brother", "Brother moved to Denver", T2),
+    ])
+    assert await states(fr, group_id) == {
+        "sober": ("active", True), "beers": ("active", True),
+        "sister": ("active", False), "brother": ("active", False)}
+    [link] = await links(fr, group_id)
+    assert (link["newer"], link["older"], link["kind"]) == ("beers", "sober", "contradict")
+
+
+async def test_a_reverted_link_stays_reverted_on_reimport(
+    fr: FrGraph, group_id: str, tmp_path: Path
+) -> None:
+    records = [fact(group_id, "civic", "Drives a Civic", T1),
+               fact(group_id, "ebike", "Sold the Civic, bought an e-bike", T2)]
+    await load(fr, tmp_path, "a", records)
+    civic = stable_uuid(group_id, "fact", "civic")
+    change = await fr.restore(civic, group_id=group_id)
+    assert change.changed and change.state == "active"
+    assert await states(fr, group_id) == {"civic": ("active", False),
+                                          "ebike": ("active", False)}
+    [link] = await links(fr, group_id)
+    assert link["kind"] == "reverted" and "was supersede" in link["reason"]
+    assert await slot_of(fr, group_id, "civic") == (None, "inferred")
+    row = (await fr.store.run_text(
+        "test_invalid", "MATCH ()-[r:RELATES_TO {uuid: $uuid}]->() "
+        "RETURN r.invalid_at AS invalid_at, r.fr_state AS mirrored", group_id, uuid=civic))[0]
+    assert row == {"invalid_at": None, "mirrored": "active"}
+
+    await load(fr, tmp_path, "again", records)  # re-import: nothing is linked again
+    await load(fr, tmp_path, "more", [fact(group_id, "tyre", "Got a flat tyre on the e-bike",
+                                           T3)])
+    assert (await states(fr, group_id))["civic"] == ("active", False)
+    assert [r["kind"] for r in await links(fr, group_id)
+            if (r["newer"], r["older"]) == ("ebike", "civic")] == ["reverted"]
+    assert not (await fr.restore(civic, group_id=group_id)).changed  # nothing left to undo

@@ -1,0 +1,109 @@
+"""The shipped offline link verifier and the pure link decision, on fixed pairs."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import numpy as np
+import pytest
+
+from fr_graph.classify.linking import FEATURE_NAMES, OfflineVerifier, PairInput, pair_features
+from fr_graph.classify.rules import classify_fact
+from fr_graph.clients import LocalEmbedder
+from fr_graph.core.intent import Intent, analyze_query
+from fr_graph.core.linking import RELATIONS, LinkBands, Relation, decide_link
+from fr_graph.core.supersession import TransitionKind
+from fr_graph.errors import InputError
+
+NOW = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+@pytest.fixture(scope="module")
+def verify() -> object:
+    embedder, verifier = LocalEmbedder(), OfflineVerifier()
+
+    def run(older: str, newer: str) -> tuple[Relation, float, bool, bool]:
+        a, b = embedder.embed_passages([older, newer]).astype(np.float64)
+        decision = decide_link(verifier.probabilities([PairInput(older, newer, a, b)])[0],
+                               verifier.bands)
+        return decision.relation, decision.probability, decision.hard, decision.linked
+    return run
+
+
+@pytest.mark.parametrize(("older", "newer", "relation", "hard"), [
+    ("Drives a Civic", "Sold the Civic, bought an e-bike", Relation.UPDATES, True),
+    ("Dentist appointment Tuesday at 3pm", "Cancelled the dentist appointment",
+     Relation.CANCELS, True),
+    ("Writing my thesis on coral reefs", "Defended my thesis yesterday!", Relation.COMPLETES,
+     True),
+    ("Hasn't had a drink in two years", "Had two beers at the wedding", Relation.CONTRADICTS,
+     False),
+])
+def test_confident_pairs_are_linked(verify: object, older: str, newer: str,
+                                    relation: Relation, hard: bool) -> None:
+    got, probability, is_hard, linked = verify(older, newer)  # type: ignore[operator]
+    assert (got, is_hard, linked) == (relation, hard, True), probability
+
+
+@pytest.mark.parametrize(("older", "newer"), [
+    ("Sister lives in Austin", "Brother moved to Denver"),
+    ("Allergic to peanuts", "Allergic to cats too"),
+])
+def test_other_people_and_other_instances_are_not_linked(verify: object, older: str,
+                                                          newer: str) -> None:
+    relation, probability, _, linked = verify(older, newer)  # type: ignore[operator]
+    assert not linked, (relation, probability)
+
+
+def test_features_are_named_and_finite() -> None:
+    row = pair_features("Drives a Civic", "Sold the Civic, bought an e-bike", 0.9)
+    assert row.shape == (len(FEATURE_NAMES),) and np.isfinite(row).all()
+    assert row[FEATURE_NAMES.index("shared_words")] > 0
+    assert row[FEATURE_NAMES.index("new_change")] == 1.0
+
+
+def test_decision_bands() -> None:
+    bands = LinkBands(hard=0.9, soft=0.6, contradicts=0.5)
+
+    def probs(relation: Relation, p: float) -> list[float]:
+        out = [(1 - p) / 5] * len(RELATIONS)
+        out[RELATIONS.index(relation)] = p
+        return out
+
+    hard = decide_link(probs(Relation.UPDATES, 0.95), bands)
+    assert (hard.hard, hard.kind, hard.new_state.value) == (True, TransitionKind.SUPERSEDE,
+                                                            "superseded")
+    soft = decide_link(probs(Relation.CANCELS, 0.7), bands)
+    assert (soft.hard, soft.linked, soft.kind, soft.new_state.value) == (
+        False, True, TransitionKind.SOFT, "active")
+    assert not decide_link(probs(Relation.CANCELS, 0.5), bands).linked
+    contra = decide_link(probs(Relation.CONTRADICTS, 0.55), bands)
+    assert (contra.linked, contra.kind) == (True, TransitionKind.CONTRADICT)
+    assert not decide_link(probs(Relation.REFINES, 0.99), bands).linked
+    with pytest.raises(InputError):
+        decide_link([0.5, 0.5], bands)
+    with pytest.raises(InputError):
+        LinkBands(hard=0.5, soft=0.8)
+
+
+@pytest.mark.parametrize("query", [
+    "Any past deadlines?", "How much was my rent before I moved?",
+    "How often did I climb before I stopped?", "what was my old phone number?",
+    "when did I stop climbing?",
+])
+def test_history_questions_see_superseded_facts(query: str) -> None:
+    assert analyze_query(query, NOW).intent is Intent.HISTORICAL
+
+
+@pytest.mark.parametrize("query", ["How old am I?", "what did I do in the past week?"])
+def test_not_history(query: str) -> None:
+    assert analyze_query(query, NOW).intent is not Intent.HISTORICAL
+
+
+@pytest.mark.parametrize(("fact", "subject"), [
+    ("Works at the county library", "user"), ("Drives a Civic", "user"),
+    ("Runs marathons every spring", "user"), ("Maya moved to Leeds", "maya"),
+])
+def test_note_fragments_are_about_the_user(fact: str, subject: str) -> None:
+    key = classify_fact(fact, NOW).slot_key
+    assert key is None or key.split("|")[0] == subject, key
