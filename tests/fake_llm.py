@@ -34,6 +34,8 @@ prompt with simple rules a test can predict:
   words first (ties: lower id first), all of them (the caller caps); a candidate whose state
   is not ``active``, or that has a later same-slot fact, is dropped unless the query asks
   about the past ("used to", "before", "previous", "history").
+- ``PairRelation`` (fr-graph's LLM link verifier): keyword rules over the LATER FACT (see
+  :data:`RELATION_RULES`), confidence 0.9; with no keyword, ``unrelated`` (confidence 0.6).
 - Anything else: the smallest instance of the requested schema (and the name is recorded in
   :attr:`FakeLLM.unhandled`, so a test can notice a new Graphiti step).
 
@@ -222,6 +224,7 @@ class FakeLLM:
             "SummarizedEntities": _summaries,
             "FactLabel": _fact_label,
             "DistilledFacts": _distilled,
+            "PairRelation": _pair_relation,
         }
         handler = handlers.get(name or "")
         if handler is None:
@@ -467,6 +470,24 @@ def _distilled(prompt: str) -> dict[str, Any]:
         if shared:
             scored.append((-shared, int(match.group(1))))
     return {"ids": [index for _, index in sorted(scored)]}
+
+
+#: fr-graph's PairRelation: (keyword regex over the later fact, relation). First match wins.
+RELATION_RULES: tuple[tuple[str, str], ...] = (
+    (r"\bcancel\w*|\bcalled off\b", "cancels"),
+    (r"\b(?:finished|defended|done with)\b", "completes"),
+    (r"\b(?:moved|now|switched)\b", "updates"),
+    (r"\b(?:but|anyway)\b", "contradicts"),
+    (r"\b(?:also|called)\b", "refines"),
+)
+
+
+def _pair_relation(prompt: str) -> dict[str, Any]:
+    later = section(prompt, "LATER FACT").lower()
+    relation = next((name for pattern, name in RELATION_RULES if re.search(pattern, later)),
+                    None)
+    return {"relation": relation or "unrelated", "confidence": 0.9 if relation else 0.6,
+            "reason": "keyword rule" if relation else "no keyword"}
 
 
 def _schema_name(body: dict[str, Any]) -> str | None:

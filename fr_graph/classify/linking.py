@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -360,6 +360,17 @@ class PairInput:
         return float(np.dot(self.older_vector, self.newer_vector))
 
 
+class LinkVerifier(Protocol):
+    """What the linker asks: relation probabilities for pairs, and the bands to read them."""
+
+    @property
+    def bands(self) -> LinkBands: ...
+
+    async def assess(self, pairs: Sequence[PairInput]) -> FloatArray:
+        """One row of :data:`~fr_graph.core.linking.RELATIONS` probabilities per pair."""
+        ...
+
+
 class OfflineVerifier:
     """Relation probabilities for pairs of facts, offline and deterministic."""
 
@@ -377,3 +388,7 @@ class OfflineVerifier:
         features = feature_matrix([(p.older, p.newer, p.cosine) for p in pairs])
         return self.model.probabilities(features, np.vstack([p.older_vector for p in pairs]),
                                         np.vstack([p.newer_vector for p in pairs]))
+
+    async def assess(self, pairs: Sequence[PairInput]) -> FloatArray:
+        """:meth:`probabilities` behind the :class:`LinkVerifier` protocol."""
+        return self.probabilities(pairs)

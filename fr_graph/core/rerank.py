@@ -595,6 +595,10 @@ def _terms(ranked: Ranked) -> dict[str, np.ndarray]:
 # -- the reranker -------------------------------------------------------------------------
 
 _RETRACTED_CODE: Final = STATE_CODE[LifecycleState.RETRACTED]
+_SUPERSEDED_CODE: Final = STATE_CODE[LifecycleState.SUPERSEDED]
+#: The weight of a superseded fact admitted only for the number it holds (as a history
+#: question weighs the current value against the old one, the other way round).
+STALE_NUMBER_WEIGHT: Final = 0.6
 _NOT_ACTIVE_REASON: Final = QueryAnalysis.for_intent(Intent.CURRENT).state_reason
 _MINUS_INF: Final = np.array(-np.inf)
 _REASON_DATE: Final = np.int8(MaskReason.DATE_EXPIRED)
@@ -709,6 +713,20 @@ def _rerank_full(batch: CandidateBatch, query: QueryAnalysis, policy: PolicyTabl
         state_reason, weight_by_state = state_reason.copy(), weight_by_state.copy()
         state_reason[_RETRACTED_CODE], weight_by_state[_RETRACTED_CODE] = 0, 1.0
     reason = state_reason[batch.state]
+    # A number the query asks for that only a superseded fact still holds ("how many years
+    # have I taught?" after "loves teaching, 24 years" was replaced) must not be masked away:
+    # when no admitted relevant row carries a number, relevant superseded ones are admitted,
+    # weighed as history.
+    stale_numbers = None
+    if (config.numeric_rescue and query.numeric and batch.number_rows.size
+            and state_reason[_SUPERSEDED_CODE]):
+        rows = batch.number_rows
+        rows = rows[relevance[rows] >= policy.numeric_rescue_min_relevance]
+        if rows.size and not (reason[rows] == 0).any():
+            stale = rows[batch.state[rows] == _SUPERSEDED_CODE]
+            if stale.size:
+                reason[stale] = 0
+                stale_numbers = stale
     closed = batch.valid_to_rows
     if closed.size:  # an active fact whose validity interval ended is effectively expired
         closed = closed[(batch.valid_to[closed] <= now) & (batch.state[closed] == ACTIVE_CODE)]
@@ -734,10 +752,13 @@ def _rerank_full(batch: CandidateBatch, query: QueryAnalysis, policy: PolicyTabl
             score = score * omega
 
     state_weight = None
-    if not query.state_weight_is_flat or weight_by_state is not query.state_weight:
+    if (not query.state_weight_is_flat or weight_by_state is not query.state_weight
+            or stale_numbers is not None):
         state_weight = weight_by_state[batch.state]
         if closed.size:  # weigh closed-but-active facts as the expired history they are
             state_weight[closed] = weight_by_state[EXPIRED_CODE]
+        if stale_numbers is not None:
+            state_weight[stale_numbers] = STALE_NUMBER_WEIGHT
         score = score * state_weight
 
     parts = _Parts(

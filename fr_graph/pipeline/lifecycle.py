@@ -45,9 +45,9 @@ from typing import Any, Final
 
 import numpy as np
 
-from fr_graph.classify.linking import OfflineVerifier, PairInput, evidence
+from fr_graph.classify.linking import LinkVerifier, OfflineVerifier, PairInput, evidence
 from fr_graph.core.lifecycle import LifecycleState, Marker
-from fr_graph.core.linking import decide_link
+from fr_graph.core.linking import LinkBands, decide_link
 from fr_graph.core.ontology import Category
 from fr_graph.core.policy import PolicyTable
 from fr_graph.core.supersession import (
@@ -215,6 +215,16 @@ class Link:
         return {"newer": self.newer, "older": self.older, "kind": str(self.kind),
                 "confidence": self.confidence, "at": self.at, "reason": self.reason,
                 "relation": self.relation, "score": self.score}
+
+
+@dataclass(frozen=True, slots=True)
+class LinkPair:
+    """A pair the linker asks the verifier about: two fact ids in time order, and the
+    verifier's input (both texts and vectors)."""
+
+    earlier: str
+    later: str
+    texts: PairInput
 
 
 @dataclass(slots=True)
@@ -402,17 +412,14 @@ class Planner:
         return sorted(f.id for f in self.facts.values()
                       if f.overlay is not None and f.slot_source == "inferred")
 
-    def link(self, rows: Sequence[Mapping[str, Any]], verifier: OfflineVerifier) -> None:
-        """Decide every (probe, neighbour) pair of ``link_candidates`` with the verifier and
-        apply the links (see :mod:`fr_graph.core.linking`).
+    def link_pairs(self, rows: Sequence[Mapping[str, Any]]) -> list[LinkPair]:
+        """The (earlier, later) pairs of ``link_candidates`` rows that the verifier must judge.
 
-        Each pair is judged earlier -> later by ``observed_at``, so a fact imported after a
-        newer one can enter superseded. Pairs the user reverted, facts outside slot states
-        (expired, archived), world knowledge and facts without an overlay are skipped.
+        Each pair is ordered by ``observed_at``, so a fact imported after a newer one can
+        enter superseded. Pairs the user reverted, world knowledge and facts without an
+        overlay are skipped; a pair found from both ends is judged once.
         """
-        texts: dict[str, str] = {}
-        vectors: dict[str, np.ndarray] = {}
-        pairs: dict[tuple[str, str], None] = {}
+        pairs: dict[tuple[str, str], LinkPair] = {}
         for row in rows:
             probe, other = row["probe"], row["uuid"]
             if row.get("reverted") or row.get("world_knowledge"):
@@ -421,31 +428,42 @@ class Planner:
                 if row.get("state") is None:
                     continue  # no overlay (a concurrent writer's half, or never annotated)
                 self._index(_Fact.stored({**row, "edge_uuid": other}))
-            texts[probe], texts[other] = row["probe_fact"] or "", row["fact"] or ""
-            vectors.setdefault(probe, np.asarray(row["probe_embedding"], dtype=np.float64))
-            vectors.setdefault(other, np.asarray(row["embedding"], dtype=np.float64))
             a, b = self.facts[probe], self.facts[other]
             if a.observed is None or b.observed is None:
                 continue
+            sides = {probe: (row["probe_fact"] or "", row["probe_embedding"]),
+                     other: (row["fact"] or "", row["embedding"])}
             earlier, later = (a, b) if (a.observed, a.id) < (b.observed, b.id) else (b, a)
-            pairs[(earlier.id, later.id)] = None
-        ordered = list(pairs)
-        if not ordered:
-            return
-        probabilities = verifier.probabilities([
-            PairInput(texts[e], texts[n], vectors[e], vectors[n]) for e, n in ordered])
-        for (earlier_id, later_id), probs in zip(ordered, probabilities, strict=True):
-            decision = decide_link(probs, verifier.bands)
+            if (earlier.id, later.id) not in pairs:
+                (older_text, older_vector), (newer_text, newer_vector) = (
+                    sides[earlier.id], sides[later.id])
+                pairs[(earlier.id, later.id)] = LinkPair(earlier.id, later.id, PairInput(
+                    older_text, newer_text, np.asarray(older_vector, dtype=np.float64),
+                    np.asarray(newer_vector, dtype=np.float64)))
+        return list(pairs.values())
+
+    def apply_links(self, pairs: Sequence[LinkPair], probabilities: np.ndarray,
+                    bands: LinkBands) -> None:
+        """Apply the verifier's verdicts on ``pairs`` (see :mod:`fr_graph.core.linking`).
+
+        A hedged later statement ("thinking about switching to oat milk") never changes the
+        earlier fact's state: at most it contests it. Expired and archived facts are outside
+        slot decisions and are left alone.
+        """
+        for pair, probs in zip(pairs, probabilities, strict=True):
+            decision = decide_link(probs, bands)
             if not decision.linked:
                 continue
-            earlier, later = self.facts[earlier_id], self.facts[later_id]
+            earlier, later = self.facts[pair.earlier], self.facts[pair.later]
             if earlier.state not in _RANK:
-                continue  # expired / archived facts are outside slot decisions
+                continue
+            if decision.hard and later.marker is Marker.TENTATIVE:
+                decision = replace(decision, hard=False)
             self._join_slot(earlier, later)
-            clues = "; ".join(evidence(texts[earlier_id], texts[later_id]))
-            effect = ("" if decision.hard else ": both kept, flagged ambiguous")
+            clues = "; ".join(evidence(pair.texts.older, pair.texts.newer))
+            effect = "" if decision.hard else ": both kept, flagged ambiguous"
             self._apply(Transition(
-                from_id=earlier_id, to_id=later_id, new_state=decision.new_state,
+                from_id=pair.earlier, to_id=pair.later, new_state=decision.new_state,
                 kind=decision.kind, confidence=decision.probability,
                 at=later.observed or datetime.now(UTC),
                 reason=(f"linked by meaning: {decision.relation.value} "
@@ -520,7 +538,7 @@ def _load_params(group_id: str, overlays: Sequence[FactOverlay],
 async def apply_transitions(
     store: GraphStore, group_id: str, overlays: Sequence[FactOverlay], policy: PolicyTable,
     *, evidence: Mapping[str, tuple[LifecycleState, datetime | None]] | None = None,
-    now: datetime | None = None, verifier: OfflineVerifier | None = None,
+    now: datetime | None = None, verifier: LinkVerifier | None = None,
 ) -> LifecycleOutcome:
     """Write ``overlays`` (new facts whose Graphiti edges are already saved) with every
     lifecycle transition they cause, as one isolated unit (:meth:`GraphStore.transact`):
@@ -533,7 +551,7 @@ async def apply_transitions(
 async def transition_batch(
     runner: QueryRunner, group_id: str, overlays: Sequence[FactOverlay], policy: PolicyTable,
     *, evidence: Mapping[str, tuple[LifecycleState, datetime | None]] | None = None,
-    now: datetime | None = None, verifier: OfflineVerifier | None = None,
+    now: datetime | None = None, verifier: LinkVerifier | None = None,
 ) -> LifecycleOutcome:
     """Load, decide and write one batch in at most four round trips (see the module doc),
     inside a unit of work the caller holds (``runner`` is the store's transaction).
@@ -572,7 +590,11 @@ async def transition_batch(
     if linkable:
         rows = await runner.run("link_candidates", group_id, group_id=group_id, probes=linkable,
                                 k=LINK_NEIGHBOURS, min_cosine=LINK_MIN_COSINE)
-        planner.link(rows, verifier or OfflineVerifier())
+        pairs = planner.link_pairs(rows)
+        if pairs:
+            judge = verifier or OfflineVerifier()
+            planner.apply_links(pairs, await judge.assess([p.texts for p in pairs]),
+                                judge.bands)
 
     probes = planner.unmatched_retractions()
     if probes:

@@ -562,3 +562,19 @@ def test_dense_slot_pairs_match_the_sorted_path_bit_for_bit(
     values = np.log1p(confidence * -0.7) * (groups >= 0)
     assert np.array_equal(dense.later_sums(values), ordered.later_sums(values))
     assert np.array_equal(dense.slotted, ordered.slotted)
+
+
+def test_a_number_only_a_superseded_fact_holds_is_still_found() -> None:
+    """'How many years have I taught?' after 'loves teaching, 24 years' was replaced."""
+    numeric = QueryAnalysis.for_intent(Intent.CURRENT, numeric=True)
+    rows = [Row(semantic=0.9, age_hours=90 * 24, state=S.SUPERSEDED, slot="u|job",
+                has_number=True),
+            Row(semantic=0.88, age_hours=24, slot="u|job")]
+    found = ranked(rows, numeric)
+    assert sorted(order(found)) == [0, 1]  # admitted, not masked
+    assert found.terms["state_weight"][0] == pytest.approx(0.6)
+    # Not for a question that asks no number, nor when a current fact holds one.
+    assert order(ranked(rows)) == [1]
+    current_number = [rows[0], Row(semantic=0.88, age_hours=24, slot="u|job", has_number=True)]
+    assert order(ranked(current_number, numeric)) == [1]
+    assert order(ranked(rows, numeric, config=ABLATIONS["no_numeric_rescue"])) == [1]
