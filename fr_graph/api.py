@@ -21,7 +21,9 @@ from fr_graph import cypher
 from fr_graph._graphiti import EDGE_HYBRID_SEARCH_RRF, Graphiti, LLMClient
 from fr_graph.bench.dataset import Size as BenchSize
 from fr_graph.bench.runner import BenchReport, run_lifecycle_bench
+from fr_graph.classify.linking import LinkVerifier, OfflineVerifier
 from fr_graph.classify.llm import LLMClassifier
+from fr_graph.classify.llm_linking import LLMLinkVerifier
 from fr_graph.clients import LocalCrossEncoder, LocalEmbedder, build_llm_client
 from fr_graph.config import Settings
 from fr_graph.core.context import format_context
@@ -150,6 +152,13 @@ class FrGraph:
         """The LLM classifier when enabled and an LLM is configured; None means the rules."""
         return LLMClassifier(self.llm_client) if self.settings.use_llm_classifier else None
 
+    def link_verifier(self) -> LinkVerifier:
+        """What decides links between facts: the LLM when enabled and configured (falling
+        back to the offline verifier per pair), else the shipped offline verifier."""
+        if self.settings.use_llm_link:
+            return LLMLinkVerifier(self.llm_client)
+        return OfflineVerifier()
+
     def graphiti(self, group_id: str) -> Graphiti:
         """A Graphiti client bound to the graph that holds ``group_id`` (always our clients)."""
         driver = self.store.driver_for(group_id)
@@ -200,7 +209,7 @@ class FrGraph:
                              progress: Progress | None = None) -> ImportReport:
         report = report or ImportReport(lines=len(records))
         ingestor = Ingestor(self.store, self.embedder, self.graphiti, self.policy,
-                            classifier=self.classifier())
+                            classifier=self.classifier(), verifier=self.link_verifier())
         await ingestor.ingest(records, report, progress)
         return report
 
@@ -219,7 +228,7 @@ class FrGraph:
         report = report or ImportReport(lines=len(messages), messages=len(messages))
         classifier = self.classifier()
         writer = Ingestor(self.store, self.embedder, self.graphiti, self.policy,
-                          classifier=classifier)
+                          classifier=classifier, verifier=self.link_verifier())
         for message in sorted(messages, key=lambda m: m.observed_at):
             outcome = await ingest_message_with_llm(
                 self.graphiti(message.group_id), self.store, message, writer.write_overlays,
@@ -563,7 +572,8 @@ class FrGraph:
         """Annotate every Graphiti fact with no overlay yet: classify, key, build supersession
         chains, read Graphiti's invalid_at / expired_at (resumable and idempotent)."""
         return await backfill_groups(self.store, await self.groups(group_id), self.policy,
-                                     progress=progress, on_total=on_total)
+                                     progress=progress, on_total=on_total,
+                                     verifier=self.link_verifier())
 
     async def sync(self, group_id: str | None = None) -> SyncReport:
         """Re-apply the ``fr_*`` mirror wherever it drifted from the canonical overlay."""

@@ -79,10 +79,17 @@ class Settings(BaseModel):
     #: Let the LLM distill search candidates to the top 20 (``FR_GRAPH_LLM_DISTILL``).
     #: Only with an LLM configured; a failed call keeps fr-graph's ranking, with a warning.
     llm_distill: bool = False
+    #: Decide links between facts with the LLM (``FR_GRAPH_LLM_LINK``) instead of the offline
+    #: verifier. Only with an LLM configured; a failed call falls back to the offline one.
+    llm_link: bool = False
 
     @property
     def use_llm_classifier(self) -> bool:
         return self.llm_classifier and self.llm.configured
+
+    @property
+    def use_llm_link(self) -> bool:
+        return self.llm_link and self.llm.configured
 
     @property
     def use_llm_distill(self) -> bool:
@@ -138,6 +145,7 @@ class Settings(BaseModel):
             },
             "llm_classifier": env.get("FR_GRAPH_LLM_CLASSIFY") or False,
             "llm_distill": env.get("FR_GRAPH_LLM_DISTILL") or False,
+            "llm_link": env.get("FR_GRAPH_LLM_LINK") or False,
             "store_attempts": env.get("FR_GRAPH_STORE_ATTEMPTS") or 4,
             "store_backoff_s": env.get("FR_GRAPH_STORE_BACKOFF") or 0.25,
             "scan_partitions": env.get("FR_GRAPH_SCAN_PARTITIONS") or 2,

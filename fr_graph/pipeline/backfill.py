@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from fr_graph.classify.linking import LinkVerifier
 from fr_graph.classify.rules import classify_fact
 from fr_graph.core.lifecycle import LifecycleState
 from fr_graph.core.policy import PolicyTable
@@ -102,7 +103,8 @@ def annotate_edge(group_id: str, row: dict[str, Any], now: datetime) -> FactOver
 async def backfill_groups(store: GraphStore, groups: Sequence[str], policy: PolicyTable, *,
                           progress: Progress | None = None,
                           on_total: Callable[[int], None] | None = None,
-                          page_size: int = PAGE) -> BackfillReport:
+                          page_size: int = PAGE,
+                          verifier: LinkVerifier | None = None) -> BackfillReport:
     """Annotate every unannotated ``RELATES_TO`` of ``groups`` (see the module doc).
 
     Args:
@@ -112,6 +114,7 @@ async def backfill_groups(store: GraphStore, groups: Sequence[str], policy: Poli
         progress: called with the number of edges done after each page.
         on_total: called once, before any page, with the number of edges to do.
         page_size: edges per atomic page.
+        verifier: decides links between the facts (default: the shipped offline verifier).
     """
     started = time.perf_counter()
     report = BackfillReport()
@@ -135,7 +138,8 @@ async def backfill_groups(store: GraphStore, groups: Sequence[str], policy: Poli
             overlays = [annotate_edge(group, row, now) for row in rows]
             report.graphiti_superseded += sum(o.state is not LifecycleState.ACTIVE
                                               for o in overlays)
-            outcome = await apply_transitions(store, group, overlays, group_policy, now=now)
+            outcome = await apply_transitions(store, group, overlays, group_policy, now=now,
+                                              verifier=verifier)
             report.annotated += outcome.created
             report.transitions.update(outcome.transitions)
             report.pages += 1

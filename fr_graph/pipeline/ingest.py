@@ -22,6 +22,7 @@ from datetime import UTC, datetime
 
 from fr_graph._graphiti import EntityEdge, EntityNode, Graphiti
 from fr_graph.classify.extract import extract_facts
+from fr_graph.classify.linking import LinkVerifier
 from fr_graph.classify.llm import AsyncFactClassifier
 from fr_graph.classify.rules import classify_fact
 from fr_graph.classify.strength import cue_strength
@@ -53,6 +54,9 @@ class ImportReport:
     embed_seconds: float = 0.0
     store_seconds: float = 0.0
     transitions: Counter[str] = field(default_factory=Counter)
+    #: The linker's share of store_seconds, and the pairs it judged.
+    link_seconds: float = 0.0
+    link_pairs: int = 0
 
 
 def _snake(text: str) -> str:
@@ -140,13 +144,16 @@ class Ingestor:
     def __init__(self, store: GraphStore, embedder: LocalEmbedder,
                  graphiti_for: Callable[[str], Graphiti],
                  policy: PolicyTable | None = None, *,
-                 classifier: AsyncFactClassifier | None = None) -> None:
+                 classifier: AsyncFactClassifier | None = None,
+                 verifier: LinkVerifier | None = None) -> None:
         self.store = store
         self.embedder = embedder
         self.graphiti_for = graphiti_for
         #: None: the offline rules classifier.
         self.classifier = classifier
         self.policy = policy or PolicyTable.default()
+        #: None: the shipped offline link verifier.
+        self.verifier = verifier
 
     async def ingest(self, facts: Sequence[FactRecord], report: ImportReport,
                      progress: Progress | None = None) -> None:
@@ -241,7 +248,8 @@ class Ingestor:
             ]
             if edges:
                 await graphiti.edges.entity.save_bulk(edges)
-            return await transition_batch(runner, group_id, [o for _, o, _ in todo], policy)
+            return await transition_batch(runner, group_id, [o for _, o, _ in todo], policy,
+                                          verifier=self.verifier)
 
         outcome = await self.store.transact(group_id, write)
         report.store_seconds += time.perf_counter() - started
@@ -249,6 +257,8 @@ class Ingestor:
         report.imported += outcome.created
         report.already_present += len(fresh) - outcome.created
         report.transitions.update(outcome.transitions)
+        report.link_seconds += outcome.link_seconds
+        report.link_pairs += outcome.link_pairs
 
     async def classify(self, records: Sequence[FactRecord]) -> list[Classification]:
         """Each record's classification: the LLM classifier when set, else the rules."""
@@ -262,4 +272,4 @@ class Ingestor:
         """Write new facts (their edges already saved) with the transitions they cause and
         the mirror, atomically (Graphiti may have rewritten the mirror meanwhile)."""
         return await apply_transitions(self.store, group_id, overlays,
-                                       self.policy.for_group(group_id))
+                                       self.policy.for_group(group_id), verifier=self.verifier)

@@ -37,6 +37,7 @@ fr-graph agree on what is current):
 from __future__ import annotations
 
 import re
+import time
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -235,6 +236,10 @@ class LifecycleOutcome:
     updated: int = 0
     transitions: Counter[str] = field(default_factory=Counter)
     graphiti_invalidated: int = 0
+    #: The linker's share: pairs the verifier judged, and the seconds of its candidate
+    #: query, verdicts and decisions (inside the unit of work).
+    link_pairs: int = 0
+    link_seconds: float = 0.0
 
 
 class Planner:
@@ -587,7 +592,9 @@ async def transition_batch(
     planner.add(o for o in batch if o.edge_uuid not in present)
 
     linkable = planner.link_probes()
+    link_pairs, link_seconds = 0, 0.0
     if linkable:
+        started = time.perf_counter()
         rows = await runner.run("link_candidates", group_id, group_id=group_id, probes=linkable,
                                 k=LINK_NEIGHBOURS, min_cosine=LINK_MIN_COSINE)
         pairs = planner.link_pairs(rows)
@@ -595,6 +602,7 @@ async def transition_batch(
             judge = verifier or OfflineVerifier()
             planner.apply_links(pairs, await judge.assess([p.texts for p in pairs]),
                                 judge.bands)
+        link_pairs, link_seconds = len(pairs), time.perf_counter() - started
 
     probes = planner.unmatched_retractions()
     if probes:
@@ -618,7 +626,9 @@ async def transition_batch(
             original.state, original.ambiguous = final.state, final.ambiguous
             original.valid_to = final.valid_to
             original.slot_key, original.slot_source = final.slot_key, final.slot_source
-    return planner.outcome()
+    outcome = planner.outcome()
+    outcome.link_pairs, outcome.link_seconds = link_pairs, link_seconds
+    return outcome
 
 
 async def apply_graphiti_evidence(

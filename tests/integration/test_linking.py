@@ -9,7 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from fr_graph.api import FrGraph
+from fr_graph.config import LLMSettings, Settings
 from fr_graph.overlay import stable_uuid
+from tests.fake_llm import FakeLLM
 from tests.integration.test_transitions import T1, T2, T3, fact, links, load, states
 
 
@@ -106,3 +108,25 @@ async def test_a_reverted_link_stays_reverted_on_reimport(
     assert [r["kind"] for r in await links(fr, group_id)
             if (r["newer"], r["older"]) == ("ebike", "civic")] == ["reverted"]
     assert not (await fr.restore(civic, group_id=group_id)).changed  # nothing left to undo
+
+
+async def test_llm_verifier_decides_links_when_configured(
+    settings: Settings, group_id: str, tmp_path: Path
+) -> None:
+    """FR_GRAPH_LLM_LINK: the LLM (faked at its HTTP interface, reached through Graphiti's
+    real client) judges the pair; its verdict is what the link records."""
+    with FakeLLM() as fake:
+        fake.canned["PairRelation"] = {"relation": "updates", "confidence": 0.97,
+                                       "reason": "new commute replaces the car"}
+        configured = settings.model_copy(update={
+            "llm": LLMSettings(base_url=fake.url + "/v1", api_key="test", model="fake"),
+            "llm_link": True})
+        async with FrGraph(configured) as fr:
+            await load(fr, tmp_path, "llm", [
+                fact(group_id, "car", "Drives a Civic", T1),
+                fact(group_id, "bike", "Cycling to work every day now", T2)])
+            assert await states(fr, group_id) == {"car": ("superseded", False),
+                                                  "bike": ("active", False)}
+            [link] = await links(fr, group_id)
+            assert "updates (verifier 0.97)" in link["reason"]
+        assert "PairRelation" in fake.schema_names()

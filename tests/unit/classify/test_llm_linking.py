@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from fr_graph._graphiti import LLMClient
-from fr_graph.classify.linking import LinkVerifier, OfflineVerifier, PairInput
+from fr_graph.classify.linking import FloatArray, LinkVerifier, OfflineVerifier, PairInput
 from fr_graph.classify.llm_linking import (
     SYSTEM_PROMPT,
     LLMLinkVerifier,
@@ -44,8 +44,9 @@ def pair(older: str, newer: str, seed: int = 0) -> PairInput:
     return PairInput(older, newer, a / np.linalg.norm(a), b / np.linalg.norm(b))
 
 
-def offline_row(p: PairInput) -> np.ndarray:
-    return OfflineVerifier().probabilities([p])[0]
+def offline_row(p: PairInput) -> FloatArray:
+    row: FloatArray = OfflineVerifier().probabilities([p])[0]
+    return row
 
 
 @pytest.fixture(scope="module")
@@ -112,6 +113,7 @@ def test_to_probabilities_reads_and_normalizes() -> None:
     assert row[RELATIONS.index(R.REFINES)] == pytest.approx(0.7)
     row = to_probabilities({"relation": "unrelated", "confidence": -3})  # clamped, still top
     assert RELATIONS[int(row.argmax())] is R.UNRELATED
+    bad: object
     for bad in (None, [], "updates", {"relation": "sideways", "confidence": 0.9},
                 {"confidence": 0.9}, {"relation": "updates"},
                 {"relation": "updates", "confidence": "high"},
