@@ -288,13 +288,15 @@ class VerifierModel:
     cancellation and "planning a bakery" a plan, in any wording).
 
     Attributes:
-        weights: ``[(W, b), ...]`` per layer; ReLU between layers, softmax at the end.
+        members: one network per ensemble member, each ``((W, b), ...)`` per layer: ReLU
+            between layers, softmax at the end; the members' probabilities are averaged
+            (several seeds of a small network vary less than one).
         mean / scale: input standardization (learned on the training pairs).
         bands: the decision bands chosen on cross-validation (precision first).
         meta: training provenance (data files, counts, seed, cross-validated scores).
     """
 
-    weights: tuple[tuple[FloatArray, FloatArray], ...]
+    members: tuple[tuple[tuple[FloatArray, FloatArray], ...], ...]
     mean: FloatArray
     scale: FloatArray
     bands: LinkBands
@@ -308,18 +310,22 @@ class VerifierModel:
             raise ConfigError(f"verifier: expects {self.mean.shape[0]} inputs, got "
                               f"{x.shape[1]} (embedding dimension differs from training?)")
         x = (x - self.mean) / self.scale
-        for index, (w, b) in enumerate(self.weights):
-            x = x @ w + b
-            if index < len(self.weights) - 1:
-                np.maximum(x, 0.0, out=x)
-        x -= x.max(axis=1, keepdims=True)
-        np.exp(x, out=x)
-        x /= x.sum(axis=1, keepdims=True)
-        return x
+        total = np.zeros((x.shape[0], len(RELATIONS)))
+        for layers in self.members:
+            h = x
+            for index, (w, b) in enumerate(layers):
+                h = h @ w + b
+                if index < len(layers) - 1:
+                    np.maximum(h, 0.0, out=h)
+            h -= h.max(axis=1, keepdims=True)
+            np.exp(h, out=h)
+            total += h / h.sum(axis=1, keepdims=True)
+        return total / len(self.members)
 
     def to_json(self) -> dict[str, Any]:
         return {"features": list(FEATURE_NAMES), "relations": [str(r) for r in RELATIONS],
-                "layers": [{"W": w.tolist(), "b": b.tolist()} for w, b in self.weights],
+                "members": [[{"W": w.tolist(), "b": b.tolist()} for w, b in layers]
+                            for layers in self.members],
                 "mean": self.mean.tolist(), "scale": self.scale.tolist(),
                 "bands": {"hard": self.bands.hard, "soft": self.bands.soft,
                           "contradicts": self.bands.contradicts},
@@ -332,9 +338,14 @@ class VerifierModel:
                               "(retrain with bench/linking/train_verifier.py)")
         if list(data.get("relations", [])) != [str(r) for r in RELATIONS]:
             raise ConfigError("verifier.json: its relations do not match this version's")
-        layers = tuple((np.asarray(layer["W"], dtype=np.float64),
-                        np.asarray(layer["b"], dtype=np.float64)) for layer in data["layers"])
-        return cls(layers, np.asarray(data["mean"], dtype=np.float64),
+        if not isinstance(data.get("members"), list) or not data["members"]:
+            raise ConfigError("verifier.json: no model members (retrain with "
+                              "bench/linking/train_verifier.py)")
+        members = tuple(
+            tuple((np.asarray(layer["W"], dtype=np.float64),
+                   np.asarray(layer["b"], dtype=np.float64)) for layer in layers)
+            for layers in data["members"])
+        return cls(members, np.asarray(data["mean"], dtype=np.float64),
                    np.asarray(data["scale"], dtype=np.float64), LinkBands(**data["bands"]),
                    dict(data.get("meta", {})))
 

@@ -26,8 +26,8 @@ async def slot_of(fr: FrGraph, group_id: str, rid: str) -> tuple[str | None, str
 async def test_update_imported_out_of_order_joins_one_slot_and_supersedes(
     fr: FrGraph, group_id: str, tmp_path: Path
 ) -> None:
-    await load(fr, tmp_path, "new", [fact(group_id, "ebike", "Sold the Civic, bought an e-bike",
-                                          T2)])
+    await load(fr, tmp_path, "new", [
+        fact(group_id, "ebike", "Sold the Civic last week, drives a Tesla now", T2)])
     await load(fr, tmp_path, "old", [fact(group_id, "civic", "Drives a Civic", T1)])
     assert await states(fr, group_id) == {"civic": ("superseded", False),
                                           "ebike": ("active", False)}
@@ -54,9 +54,9 @@ async def test_cancellation_retracts_and_completion_closes(
     fr: FrGraph, group_id: str, tmp_path: Path
 ) -> None:
     await load(fr, tmp_path, "plans", [
-        fact(group_id, "dentist", "Dentist appointment Tuesday at 3pm", T1),
+        fact(group_id, "dentist", "Planning a trip to Lisbon in May", T1),
         fact(group_id, "thesis", "Writing my thesis on coral reefs", T1),
-        fact(group_id, "off", "Cancelled the dentist appointment", T2),
+        fact(group_id, "off", "Lisbon trip called off", T2),
         fact(group_id, "done", "Defended my thesis yesterday!", T3),
     ])
     assert await states(fr, group_id) == {
@@ -70,9 +70,9 @@ async def test_contradiction_keeps_both_flagged_and_unrelated_facts_stay_apart(
     fr: FrGraph, group_id: str, tmp_path: Path
 ) -> None:
     await load(fr, tmp_path, "c", [
-        fact(group_id, "sober", "Hasn't had a drink in two years", T1),
+        fact(group_id, "sober", "Never drinks alcohol", T1),
         fact(group_id, "sister", "Sister lives in Austin", T1),
-        fact(group_id, "beers", "Had two beers at the wedding", T2),
+        fact(group_id, "beers", "Got drunk at Sam's party on Saturday", T2),
         fact(group_id, "brother", "Brother moved to Denver", T2),
     ])
     assert await states(fr, group_id) == {
@@ -86,7 +86,7 @@ async def test_a_reverted_link_stays_reverted_on_reimport(
     fr: FrGraph, group_id: str, tmp_path: Path
 ) -> None:
     records = [fact(group_id, "civic", "Drives a Civic", T1),
-               fact(group_id, "ebike", "Sold the Civic, bought an e-bike", T2)]
+               fact(group_id, "ebike", "Sold the Civic last week, drives a Tesla now", T2)]
     await load(fr, tmp_path, "a", records)
     civic = stable_uuid(group_id, "fact", "civic")
     change = await fr.restore(civic, group_id=group_id)
@@ -102,7 +102,7 @@ async def test_a_reverted_link_stays_reverted_on_reimport(
     assert row == {"invalid_at": None, "mirrored": "active"}
 
     await load(fr, tmp_path, "again", records)  # re-import: nothing is linked again
-    await load(fr, tmp_path, "more", [fact(group_id, "tyre", "Got a flat tyre on the e-bike",
+    await load(fr, tmp_path, "more", [fact(group_id, "tyre", "Got a flat tyre on the way to work",
                                            T3)])
     assert (await states(fr, group_id))["civic"] == ("active", False)
     assert [r["kind"] for r in await links(fr, group_id)

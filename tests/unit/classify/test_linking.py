@@ -31,12 +31,13 @@ def verify() -> object:
 
 
 @pytest.mark.parametrize(("older", "newer", "relation", "hard"), [
-    ("Drives a Civic", "Sold the Civic, bought an e-bike", Relation.UPDATES, True),
-    ("Dentist appointment Tuesday at 3pm", "Cancelled the dentist appointment",
-     Relation.CANCELS, True),
+    ("Drives a Civic", "Sold the Civic last week, drives a Tesla now", Relation.UPDATES, True),
+    ("Works at the county library", "Left the library, now at a bookshop", Relation.UPDATES,
+     True),
+    ("Planning a trip to Lisbon in May", "Lisbon trip called off", Relation.CANCELS, True),
     ("Writing my thesis on coral reefs", "Defended my thesis yesterday!", Relation.COMPLETES,
      True),
-    ("Hasn't had a drink in two years", "Had two beers at the wedding", Relation.CONTRADICTS,
+    ("Never drinks alcohol", "Got drunk at Sam's party on Saturday", Relation.CONTRADICTS,
      False),
 ])
 def test_confident_pairs_are_linked(verify: object, older: str, newer: str,
@@ -48,6 +49,7 @@ def test_confident_pairs_are_linked(verify: object, older: str, newer: str,
 @pytest.mark.parametrize(("older", "newer"), [
     ("Sister lives in Austin", "Brother moved to Denver"),
     ("Allergic to peanuts", "Allergic to cats too"),
+    ("Got a flat tyre on the e-bike", "Drives a Civic"),
 ])
 def test_other_people_and_other_instances_are_not_linked(verify: object, older: str,
                                                           newer: str) -> None:
