@@ -714,16 +714,25 @@ def _rerank_full(batch: CandidateBatch, query: QueryAnalysis, policy: PolicyTabl
         state_reason[_RETRACTED_CODE], weight_by_state[_RETRACTED_CODE] = 0, 1.0
     reason = state_reason[batch.state]
     # A number the query asks for that only a superseded fact still holds ("how many years
-    # have I taught?" after "loves teaching, 24 years" was replaced) must not be masked away:
-    # when no admitted relevant row carries a number, relevant superseded ones are admitted,
-    # weighed as history.
+    # have I taught?" after "loves teaching, 24 years" was replaced by a fact with no number)
+    # must not be masked away: a relevant superseded row with a number is admitted, weighed
+    # as history, when no admitted row of its slot carries a number (a slot's current value
+    # that restates one wins), or, for a row with no slot, when no admitted relevant row does.
     stale_numbers = None
     if (config.numeric_rescue and query.numeric and batch.number_rows.size
             and state_reason[_SUPERSEDED_CODE]):
-        rows = batch.number_rows
-        rows = rows[relevance[rows] >= policy.numeric_rescue_min_relevance]
-        if rows.size and not (reason[rows] == 0).any():
-            stale = rows[batch.state[rows] == _SUPERSEDED_CODE]
+        numbers = batch.number_rows
+        relevant = numbers[relevance[numbers] >= policy.numeric_rescue_min_relevance]
+        stale = relevant[batch.state[relevant] == _SUPERSEDED_CODE]
+        if stale.size:
+            admitted = numbers[reason[numbers] == 0]
+            groups = batch.slot_group
+            if groups is None:
+                groups = np.full(batch.size, -1, dtype=np.intp)
+            slotted = groups[stale] >= 0
+            keep = np.where(slotted, ~np.isin(groups[stale], groups[admitted]),
+                            not (relevance[admitted] >= policy.numeric_rescue_min_relevance).any())
+            stale = stale[keep]
             if stale.size:
                 reason[stale] = 0
                 stale_numbers = stale

@@ -32,7 +32,7 @@ FACTS: dict[str, tuple[str, str, datetime, datetime | None, datetime | None]] = 
     "treehouse": ("User plans to build a treehouse", "treehouse", T1, None, None),
     "scrapped": ("User scrapped the treehouse plan", "treehouse", T2, None, None),
     "veg": ("User is vegetarian", "diet", T1, None, None),
-    "fish": ("User started eating fish again", "diet", T3, None, None),
+    "fish": ("User gave up being vegetarian", "diet", T3, None, None),
     "chess": ("User plays chess online every evening", "chess", T1, None, None),
     "paris": ("User is staying in Paris for work", "Paris", T2, LATER, None),
 }

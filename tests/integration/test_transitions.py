@@ -274,10 +274,10 @@ async def test_reimport_and_rerun_after_a_crash_converge_without_duplicate_links
 async def test_current_queries_hide_replaced_and_retracted_facts_history_finds_them(
     fr: FrGraph, group_id: str, tmp_path: Path
 ) -> None:
-    """No gold metadata: the rules classifier's own categories and slot keys decide."""
+    """No gold metadata: the rules classifier's categories and the linker decide."""
     await load(fr, tmp_path, "life", [
         fact(group_id, "veg", "User is vegetarian", T1),
-        fact(group_id, "fish", "User started eating fish again", T2),
+        fact(group_id, "fish", "User stopped being vegetarian, eats meat now", T2),
         fact(group_id, "rent-old", "User pays $950 a month in rent", T1),
         fact(group_id, "rent-new", "User's rent went up to $1100 a month", T2),
         fact(group_id, "treehouse", "User plans to build a treehouse", T1),

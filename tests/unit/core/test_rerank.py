@@ -578,3 +578,6 @@ def test_a_number_only_a_superseded_fact_holds_is_still_found() -> None:
     current_number = [rows[0], Row(semantic=0.88, age_hours=24, slot="u|job", has_number=True)]
     assert order(ranked(current_number, numeric)) == [1]
     assert order(ranked(rows, numeric, config=ABLATIONS["no_numeric_rescue"])) == [1]
+    # A number in another slot does not stand in for this slot's lost one.
+    other_slot = [*rows, Row(semantic=0.9, age_hours=24, slot="u|rent", has_number=True)]
+    assert 0 in order(ranked(other_slot, numeric))
