@@ -1,6 +1,6 @@
 // link_candidates — per new fact (probe), its group's $k + 1 nearest facts by the vector
-// index (the probe among them) at or above $min_cosine, with both texts and vectors and the
-// candidate's overlay; one query per batch. Pairs the user reverted are flagged.
+// index (the probe among them) at or above $min_cosine that are annotated or fellow probes,
+// with both texts and vectors and the overlay; one query per batch. Reverted pairs flagged.
 // Params:  $group_id (unused: the graph is the group's), $probes: edge uuids of the new
 //          facts, $k, $min_cosine
 // Returns: probe, probe_fact, probe_embedding, uuid, fact, embedding, score (cosine in
@@ -12,6 +12,8 @@ YIELD relationship AS r
 WITH probe, p, r, 1.0 - vec.cosineDistance(r.fact_embedding, p.fact_embedding) AS score
 WHERE r.uuid <> probe AND score >= $min_cosine
 OPTIONAL MATCH (f:FrFact {edge_uuid: r.uuid})
+WITH probe, p, r, f, score
+WHERE f IS NOT NULL OR r.uuid IN $probes
 OPTIONAL MATCH (a:FrFact {edge_uuid: probe})-[x:FR_SUPERSEDES {kind: 'reverted'}]-(f)
 RETURN probe, p.fact AS probe_fact, p.fact_embedding AS probe_embedding, r.uuid AS uuid,
        r.fact AS fact, r.fact_embedding AS embedding, score, x IS NOT NULL AS reverted,

@@ -1,7 +1,6 @@
-// link_candidates — for each new fact (probe), the facts of its group closest to it in
-// meaning: exact cosine over the group, the $k best at or above $min_cosine, with both
-// texts and vectors (the verifier reads them) and the candidate's overlay. One query per
-// batch. Candidates the user reverted a link with are flagged, never re-linked.
+// link_candidates — per new fact (probe), its group's $k nearest annotated facts or fellow
+// probes by exact cosine (ties: newest first) at or above $min_cosine, with both texts and
+// vectors and the candidate's overlay; one query per batch. Reverted pairs are flagged.
 // Params:  $group_id, $probes: edge uuids of the new facts, $k, $min_cosine
 // Returns: probe, probe_fact, probe_embedding, uuid, fact, embedding, score (cosine in
 //          [-1, 1]), reverted, then the FrFact fields (null for facts without an overlay)
@@ -11,11 +10,15 @@ MATCH ()-[r:RELATES_TO]->()
 WHERE r.group_id = $group_id AND r.uuid <> probe
 WITH probe, p, r, vector.similarity.cosine(r.fact_embedding, p.fact_embedding) * 2 - 1 AS score
 WHERE score >= $min_cosine
-WITH probe, p, r, score ORDER BY score DESC
-WITH probe, p, collect({r: r, score: score})[..$k] AS hits
-UNWIND hits AS hit
-WITH probe, p, hit.r AS r, hit.score AS score
 OPTIONAL MATCH (f:FrFact {edge_uuid: r.uuid})
+WITH probe, p, r, f, score
+WHERE f IS NOT NULL OR r.uuid IN $probes
+// Ties (equal vectors) go to the most recent fact, then the text: the same neighbours on
+// every rerun and in every group.
+WITH probe, p, r, f, score ORDER BY score DESC, r.valid_at DESC, r.fact, r.uuid
+WITH probe, p, collect({r: r, f: f, score: score})[..$k] AS hits
+UNWIND hits AS hit
+WITH probe, p, hit.r AS r, hit.f AS f, hit.score AS score
 OPTIONAL MATCH (a:FrFact {edge_uuid: probe})-[x:FR_SUPERSEDES {kind: 'reverted'}]-(f)
 RETURN probe, p.fact AS probe_fact, p.fact_embedding AS probe_embedding, r.uuid AS uuid,
        r.fact AS fact, r.fact_embedding AS embedding, score, x IS NOT NULL AS reverted,

@@ -36,6 +36,7 @@ fr-graph agree on what is current):
 
 from __future__ import annotations
 
+import hashlib
 import re
 import time
 from collections import Counter
@@ -445,7 +446,11 @@ class Planner:
                 pairs[(earlier.id, later.id)] = LinkPair(earlier.id, later.id, PairInput(
                     older_text, newer_text, np.asarray(older_vector, dtype=np.float64),
                     np.asarray(newer_vector, dtype=np.float64)))
-        return list(pairs.values())
+        # Decided in time order (ties by text), never by uuid: which chain a fact joins
+        # depends on this order, and uuids differ between groups holding the same facts.
+        return sorted(pairs.values(), key=lambda p: (
+            self.facts[p.later].observed_at or "", self.facts[p.earlier].observed_at or "",
+            p.texts.newer, p.texts.older))
 
     def apply_links(self, pairs: Sequence[LinkPair], probabilities: np.ndarray,
                     bands: LinkBands) -> None:
@@ -464,7 +469,7 @@ class Planner:
                 continue
             if decision.hard and later.marker is Marker.TENTATIVE:
                 decision = replace(decision, hard=False)
-            self._join_slot(earlier, later)
+            self._join_slot(earlier, later, pair.texts.older)
             clues = "; ".join(evidence(pair.texts.older, pair.texts.newer))
             effect = "" if decision.hard else ": both kept, flagged ambiguous"
             self._apply(Transition(
@@ -476,13 +481,15 @@ class Planner:
                         + (f"; {clues}" if clues else "")),
             ), relation=decision.relation.value, score=round(decision.probability, 4))
 
-    def _join_slot(self, earlier: _Fact, later: _Fact) -> None:
+    def _join_slot(self, earlier: _Fact, later: _Fact, earlier_text: str) -> None:
         """Put a linked pair in one slot: an existing key wins, else the rules' proposal
-        with the chain's first fact as instance (so two chains never merge by accident)."""
+        with the chain's first fact as instance (so two chains never merge by accident):
+        a digest of its text, so the key is the same in every group and on every rerun."""
         key = earlier.slot_key or later.slot_key
         if key is None:
             hint = earlier.slot_hint or later.slot_hint or "user|fact"
-            key = f"{hint}#{earlier.id[:8]}"
+            digest = hashlib.sha1(earlier_text.encode("utf-8"), usedforsecurity=False)
+            key = f"{hint}#{digest.hexdigest()[:8]}"
         for fact in (earlier, later):
             if fact.slot_key is None:
                 fact.slot_key, fact.slot_source, fact.changed = key, "linked", True
