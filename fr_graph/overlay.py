@@ -84,7 +84,8 @@ class FactOverlay:
     evidence_seen: int = 0
     archived_from: str | None = None
     settled_at: str | None = None
-    # Where slot_key came from: "given" by the caller, "linked" by the linker (the fact
+    # Where slot_key came from: "given" by the caller, "classifier" (the LLM classifier
+    # names subject and attribute itself), "linked" by the linker (the fact
     # updates, cancels, completes or contradicts another one), or "inferred" (the rules only
     # proposed one: slot_hint, and the fact stays out of every slot until a link confirms
     # it; a generic proposal such as user|project would otherwise let unrelated facts hide

@@ -399,6 +399,7 @@ def to_classification(answer: object, fact: str, observed_at: datetime) -> Class
         instruction_like=parse_flag(answer.get("instruction_like")),
         confidence=parse_unit(answer.get("confidence"), 0.5),
         emotional_loading=parse_unit(answer.get("emotional_loading"), 0.0),
+        slot_is_proposal=False,  # the model named subject and attribute: a real key
     )
 
 

@@ -38,3 +38,7 @@ class Classification:
     instruction_like: bool = False
     confidence: float = 0.5
     emotional_loading: float = 0.0
+    #: The slot key is only proposed (the rules read it off the wording): the fact joins a
+    #: slot when the linker links it. False for a classifier that names the subject and
+    #: attribute itself (the LLM): its key is used as it is.
+    slot_is_proposal: bool = True

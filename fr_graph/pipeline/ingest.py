@@ -99,18 +99,19 @@ def overlay_for(record: FactRecord, edge_uuid: str, verdict: Classification) -> 
     # An explicit null ("slot_key": null) means "none"; an absent field means "infer it".
     given = record.model_fields_set
     event_time = record.event_time if "event_time" in given else verdict.event_time
-    # A given slot key is used as it is; an inferred one is only a proposal (slot_hint) until
-    # the linker confirms it (see FactOverlay.slot_source).
+    # A given slot key is used as it is, and so is the LLM classifier's; the rules' is only
+    # a proposal (slot_hint) until the linker confirms it (see FactOverlay.slot_source).
     slot_given = "slot_key" in given
+    proposed = not slot_given and verdict.slot_is_proposal
     return FactOverlay(
         edge_uuid=edge_uuid,
         group_id=record.group_id,
         category=primary,
         categories=[c.value for c in ordered],
         category_weights=[float(weights[c]) for c in ordered],
-        slot_key=record.slot_key if slot_given else None,
-        slot_source="given" if slot_given else "inferred",
-        slot_hint=None if slot_given else verdict.slot_key,
+        slot_key=record.slot_key if slot_given else None if proposed else verdict.slot_key,
+        slot_source="given" if slot_given else "inferred" if proposed else "classifier",
+        slot_hint=verdict.slot_key if proposed else None,
         state=record.state or LifecycleState.ACTIVE,
         marker=record.marker or verdict.marker,
         event_time=to_iso(event_time),

@@ -457,8 +457,8 @@ class Planner:
         """Apply the verifier's verdicts on ``pairs`` (see :mod:`fr_graph.core.linking`).
 
         A hedged later statement ("thinking about switching to oat milk") never changes the
-        earlier fact's state: at most it contests it. Expired and archived facts are outside
-        slot decisions and are left alone.
+        earlier fact's state: at most it contests it; only an active fact is contested.
+        Expired and archived facts are outside slot decisions and are left alone.
         """
         for pair, probs in zip(pairs, probabilities, strict=True):
             decision = decide_link(probs, bands)
@@ -469,6 +469,8 @@ class Planner:
                 continue
             if decision.hard and later.marker is Marker.TENTATIVE:
                 decision = replace(decision, hard=False)
+            if not decision.hard and earlier.state is not LifecycleState.ACTIVE:
+                continue  # contesting a fact that is over already says nothing new
             self._join_slot(earlier, later, pair.texts.older)
             clues = "; ".join(evidence(pair.texts.older, pair.texts.newer))
             effect = "" if decision.hard else ": both kept, flagged ambiguous"

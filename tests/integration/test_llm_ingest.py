@@ -95,7 +95,8 @@ async def test_llm_messages_are_annotated_after_add_episode(
     assert row["r"]["episodes"] == [first.episode_uuid]
     assert row["f"]["source_id"] == f"m1#{denver}"
     assert row["f"]["category"] == "identity"
-    assert row["f"]["slot_key"] == "user|current_city"
+    # The rules only propose a slot; the fact joins one when the linker links it.
+    assert row["f"]["slot_hint"] == "user|current_city"
     assert row["f"]["episode"] == "session-22"
     denver_mirror = mirror(row)
     assert denver_mirror["fr_category"] == "identity"
@@ -110,7 +111,7 @@ async def test_llm_messages_are_annotated_after_add_episode(
     row = await edge_row(fr, group_id, boston)
     assert row["r"]["fact"] == "User lives in Boston now"
     assert row["r"]["fr_category"] == "identity"
-    assert row["r"]["fr_slot_key"] == "user|current_city"
+    assert row["f"]["slot_hint"] == "user|current_city"
     assert row["r"]["fr_source_id"] == f"m2#{boston}"
     row = await edge_row(fr, group_id, denver)
     assert row["r"]["invalid_at"] is not None and row["r"]["expired_at"] is not None

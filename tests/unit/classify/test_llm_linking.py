@@ -168,7 +168,7 @@ async def test_rows_are_read_with_the_fallbacks_bands(llm: LLMClient, fake: Fake
     offline = OfflineVerifier()
     verifier: LinkVerifier = LLMLinkVerifier(
         llm, fallback=OfflineVerifier(type(offline.model)(
-            offline.model.weights, offline.model.mean, offline.model.scale, bands, {})))
+            offline.model.members, offline.model.mean, offline.model.scale, bands, {})))
     assert verifier.bands == bands
     assert LLMLinkVerifier(llm).bands == OfflineVerifier().bands
     [row] = await verifier.assess([pair("Dentist appointment Tuesday",
