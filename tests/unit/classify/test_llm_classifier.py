@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterator
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
@@ -31,8 +30,6 @@ from fr_graph.classify.llm import (
     to_classification,
 )
 from fr_graph.classify.rules import classify_fact
-from fr_graph.clients import build_llm_client
-from fr_graph.config import LLMSettings
 from fr_graph.core.lifecycle import Marker
 from fr_graph.core.ontology import Category
 from fr_graph.errors import InputError
@@ -42,28 +39,6 @@ from tests.fake_llm import FakeLLM
 
 NOW = datetime(2025, 6, 1, 10, 0, tzinfo=UTC)  # a Sunday
 C = Category
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[FakeLLM]:
-    with FakeLLM() as running:  # one server per module: stopping one takes ~0.5 s
-        yield running
-
-
-@pytest.fixture
-def fake(server: FakeLLM) -> FakeLLM:
-    """The module's server, with a clean record and no failure switches."""
-    server.requests.clear()
-    server.unhandled.clear()
-    server.canned.clear()
-    server.fail_status = None
-    return server
-
-
-@pytest.fixture
-def llm(fake: FakeLLM) -> LLMClient:
-    return build_llm_client(LLMSettings(base_url=fake.url + "/v1", api_key="test",
-                                        model="fake"))
 
 
 def answer(**overrides: object) -> dict[str, object]:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterator
 
 import numpy as np
 import pytest
@@ -26,8 +25,7 @@ from fr_graph.classify.llm_linking import (
     probability_row,
     to_probabilities,
 )
-from fr_graph.clients import OfflineLLMClient, build_llm_client
-from fr_graph.config import LLMSettings
+from fr_graph.clients import OfflineLLMClient
 from fr_graph.core.linking import RELATIONS, LinkBands, Relation, decide_link
 from fr_graph.errors import InputError
 from tests.fake_llm import FakeLLM
@@ -47,28 +45,6 @@ def pair(older: str, newer: str, seed: int = 0) -> PairInput:
 def offline_row(p: PairInput) -> FloatArray:
     row: FloatArray = OfflineVerifier().probabilities([p])[0]
     return row
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[FakeLLM]:
-    with FakeLLM() as running:  # one server per module: stopping one takes ~0.5 s
-        yield running
-
-
-@pytest.fixture
-def fake(server: FakeLLM) -> FakeLLM:
-    """The module's server, with a clean record and no failure switches."""
-    server.requests.clear()
-    server.unhandled.clear()
-    server.canned.clear()
-    server.fail_status = None
-    return server
-
-
-@pytest.fixture
-def llm(fake: FakeLLM) -> LLMClient:
-    return build_llm_client(LLMSettings(base_url=fake.url + "/v1", api_key="test",
-                                        model="fake"))
 
 
 def assert_rows(rows: np.ndarray, n: int) -> None:
