@@ -3,6 +3,9 @@
 ``extract_facts`` is the no-LLM stand-in for the paper's extraction call. It is rule based
 and deterministic:
 
+0. **Set aside pasted material**: code (fenced or not), stack traces, logs, tables and
+   quoted text are blanked out (:mod:`fr_graph.classify.prose`), offsets kept, and
+   reported as :class:`~fr_graph.classify.prose.Region` s; no fact comes from them.
 1. **Segment** the message into sentences (``.!?;``, ellipses, newlines; abbreviations such
    as "a.m." and "Dr." do not end a sentence) and sentences into clauses (", but", ", so",
    " - ", and a comma followed by a new first-person subject).
@@ -12,14 +15,20 @@ and deterministic:
    reference ("I", "my", "me", "we"), or with strong personal-domain evidence and no world
    knowledge ("rent is $950/mo", "flight at 6am tomorrow", "Alex caught 7 bass"), or that
    read as instructions to the assistant (kept so the classifier can quarantine them).
-   Questions, greetings, small talk and plain requests to the assistant are skipped.
+   Questions, greetings, small talk and plain requests to the assistant are skipped, but
+   what a request or question discloses in passing is kept: a statement clause before it
+   ("I'm building the order page for my bakery's Flask app, can you add login?"), a
+   first-person reason inside it ("... since I moved to Leeds?") and a specific thing of
+   the user's it names ("... for my daughter Maya's 7th birthday").
 4. **Attach** clauses that only carry a lifecycle marker ("forget I mentioned it", "not
    decided yet", "scrapping it") to the fact before them, so the marker stays with what it
    modifies.
 5. **Normalize** to a third-person sentence ("i started eating fish again lol" -> "User
    started eating fish again") and split it best-effort into subject / predicate / object.
 
-Input beyond :data:`MAX_MESSAGE_CHARS` is ignored, so cost is bounded for any input.
+Input beyond :data:`MAX_MESSAGE_CHARS` and clauses beyond :data:`MAX_CLAUSES` are
+ignored, and an over-long clause is cut into pieces of at most :data:`MAX_CLAUSE_CHARS`, so
+cost and fact length are bounded for any input.
 """
 
 from __future__ import annotations
@@ -29,16 +38,27 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from fr_graph.classify.lexicon import words
+from fr_graph.classify.prose import (
+    Region,
+    mask_inline_code,
+    mask_regions,
+    pasted_letters,
+    pasted_regions,
+)
 from fr_graph.classify.rules import classify_fact
 from fr_graph.core.lifecycle import Marker
 from fr_graph.core.ontology import Category
 
-#: Only this much of a message is read.
-MAX_MESSAGE_CHARS = 20_000
+#: Only this much of a message is read (a message record holds at most this much).
+MAX_MESSAGE_CHARS = 200_000
 #: At most this many facts come out of one message.
 MAX_FACTS = 64
 #: At most this many clauses are examined (bounds the work on pathological input).
-MAX_CLAUSES = 400
+MAX_CLAUSES = 1_000
+#: A longer clause is cut at commas, "and", or word boundaries: a fact stays a sentence.
+MAX_CLAUSE_CHARS = 300
+#: A fact's text, subject, predicate and object never exceed this (record limits).
+MAX_FIELD_CHARS = 500
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,12 +90,21 @@ _ABBREV = re.compile(
     re.IGNORECASE,
 )
 _CLAUSE_SPLIT = re.compile(
-    r"\s*(?:,\s*(?:but|so|and then|and|plus)\s+(?=(?:i|i'm|im|i've|ive|i'll|my|we|we're|our"
+    r"\s*+(?:,\s*(?:but|so|and then|and|plus)\s+(?=(?:i|i'm|im|i've|ive|i'll|my|we|we're|our"
     r"|she|he|they|it's|its|that's|thats)\b)"
     r"|,?\s+but\s+(?=(?:i|i'm|im|i've|ive|my|we|we're|our|she|he|they|it's|that's)\b)"
     r"|,\s*(?=(?:i|i'm|im|i've|ive|i'll|my|we|we're|we've|our)\b)"
     r"|\s+(?:-|--|\u2013|\u2014)\s+"
     r"|\s+(?:lol|lmao|haha+|hehe)\s+)",
+    re.IGNORECASE,
+)
+# A request or question after a statement: "I'm on Django 4.2, can you ...", "my deadline
+# is Friday so could you ...". The statement before it stays a clause of its own.
+_ASK_SPLIT = re.compile(
+    r"(?:,|\s+-|:)?\s++(?:so|and|but|,)?\s*+(?=(?:can|could|would|will) (?:you|u)\b|please\b"
+    r"|pls\b|any (?:ideas?|tips|advice|thoughts|suggestions)\b|how (?:do|can|should|would)"
+    r" (?:i|we)\b|what (?:should|would|do|can) (?:i|we)\b|do you\b|should (?:i|we)\b"
+    r"|help me\b|wdyt\b|is (?:it|that|there) (?:ok|okay|possible|normal|safe|a good)\b)",
     re.IGNORECASE,
 )
 _AND_I = re.compile(r"\s+and\s+(?=(?:i|i'm|im|i've|ive|i'll|i'd)\b)", re.IGNORECASE)
@@ -111,11 +140,25 @@ _QUESTION_START = re.compile(
     re.IGNORECASE,
 )
 _REQUEST_START = re.compile(
-    r"^(?:(?:please|pls|plz)\s+)?(?:tell me|help me|give me|show me|explain|write|draft"
+    r"^(?:please|pls|plz)\b|^(?:tell me|help me|give me|show me|explain|write|draft"
     r"|summari[sz]e|translate|list|find|search|recommend|suggest|let me know|make me|generate"
     r"|create|fix|check|compare|calculate|describe)\b",
     re.IGNORECASE,
 )
+# Asking for help in the first person ("I need some ideas for ...", "I'd like advice on
+# ...") or pointing at a paste ("here's the log"): about this conversation, not the user.
+_ASKING = re.compile(
+    r"^(?:(?:i|we)\s+(?:really\s+|just\s+|kind of\s+)?(?:need|want|would like|'d like"
+    r"|am looking for|'m looking for|was wondering|wonder|could use)|i'd like|im looking for)"
+    r"\b.{0,40}?\b(?:help|advice|ideas?|suggestions?|tips|recommendations?|someone|a way"
+    r"|feedback|your|you to|to know|to understand|to figure|to ask|a second opinion)\b"
+    r"|^(?:here's|here is|here are|heres|below is|below are|attached is|this is what"
+    r"|pasting|pasted|see below|sharing)\b",
+    re.IGNORECASE,
+)
+# Addressed to someone: "your suggestion worked", "you need to check in by 3pm". Without a
+# first-person word it is not a statement about the user.
+_SECOND_PERSON = re.compile(r"\b(?:you|your|yours|you're|you've|you'll|u|ur)\b", re.IGNORECASE)
 _PERSONAL = re.compile(
     r"\b(?:i|i'm|im|i've|ive|i'd|i'll|me|my|mine|myself|we|we're|we've|we'll|our|ours|us|user"
     r"|user's)\b",
@@ -302,17 +345,47 @@ def _sentences(text: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _clauses(text: str, start: int, end: int) -> list[tuple[int, int]]:
+def _split_at(pattern: re.Pattern[str], text: str, spans: list[tuple[int, int]]
+              ) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
-    cursor = start
-    for match in _CLAUSE_SPLIT.finditer(text, start, end):
-        if match.start() > cursor:
-            out.append((cursor, match.start()))
-        cursor = match.end()
-    if cursor < end:
-        out.append((cursor, end))
+    for start, end in spans:
+        cursor = start
+        for match in pattern.finditer(text, start, end):
+            if match.start() > cursor:
+                out.append((cursor, match.start()))
+            cursor = max(cursor, match.end())
+        if cursor < end:
+            out.append((cursor, end))
+    return out
+
+
+_PIECE_BREAK = re.compile(r"[,;:]\s+|\s+(?:and|which|who|that|while|because|but)\s+")
+
+
+def _bounded(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """``text[start:end]`` in pieces of at most :data:`MAX_CLAUSE_CHARS`: cut at the last
+    comma or conjunction that fits, else at the last space, else hard."""
+    pieces: list[tuple[int, int]] = []
+    while end - start > MAX_CLAUSE_CHARS:
+        limit = start + MAX_CLAUSE_CHARS
+        breaks = [m for m in _PIECE_BREAK.finditer(text, start + 1, limit)]
+        if breaks:
+            cut, resume = breaks[-1].start(), breaks[-1].end()
+        else:
+            space = text.rfind(" ", start + 1, limit)
+            cut, resume = (space, space + 1) if space > start else (limit, limit)
+        pieces.append((start, cut))
+        start = resume
+    if end > start:
+        pieces.append((start, end))
+    return pieces
+
+
+def _clauses(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    spans = _split_at(_CLAUSE_SPLIT, text, [(start, end)])
+    spans = _split_at(_ASK_SPLIT, text, spans)
     split: list[tuple[int, int]] = []
-    for c_start, c_end in out:
+    for c_start, c_end in spans:
         cursor = c_start
         for match in _AND_I.finditer(text, c_start, c_end):
             if _SUBJECT_I.search(text, cursor, match.start()):
@@ -353,6 +426,128 @@ def _terminator(text: str, end: int) -> str:
     return text[end:end + 3]
 
 
+@dataclass(frozen=True, slots=True)
+class MessageExtraction:
+    """What one message gave: its facts, and the pasted regions no fact came from."""
+
+    facts: list[ExtractedFact]
+    regions: list[Region]
+
+
+# A first-person reason or circumstance inside a question or request: "... since I moved to
+# Leeds", "... now that we have 40k users", "... because my landlord raised the rent".
+_EMBEDDED_CLAUSE = re.compile(
+    r"\b(?:since|because|cause|cuz|as|now that|given that|considering|after|ever since)\s+"
+    r"(?=(?:i|i'm|im|i've|ive|we|we're|we've|my|our)\b)",
+    re.IGNORECASE,
+)
+# "... for my daughter Maya's 7th birthday", "... to my bakery's Flask app": a possession of
+# the user's named specifically enough to be worth keeping.
+_MY_THING = re.compile(
+    r"\b(?:my|our)\s+((?:[\w'\u2019.+#&-]+\s+){0,5}?[\w'\u2019.+#&-]+)"
+    r"(?=\s+(?:to|for|so|and|but|that|which|with|because|since|if|when|is|are|was|were|can"
+    r"|could|would|will|should|do|does|did|has|have|had|i|we|it|this|at|by|from|into|onto|in|on"
+    r"|about|using|without|or|than|then|like|as|me)\b|\s*[,.;:!?)]|\s*$)",
+    re.IGNORECASE,
+)
+_THING_TAIL = re.compile(r"\s+(?:in|on|at|from)\s+(?:[A-Z0-9][\w'\u2019.-]*\s?){1,3}")
+
+
+def _specific(phrase: str) -> bool:
+    """A name, a number or a possessive, or three or more words: "bakery's Flask app",
+    "7th birthday", "Honda Civic" - not "code", "laptop", "essay"."""
+    return bool(re.search(r"[A-Z0-9]|['\u2019]s\b", phrase[1:] if phrase[:1].isupper()
+                          else phrase)) or len(phrase.split()) >= 3
+
+
+def _disclosures(text: str, start: int, end: int) -> list[tuple[str, int, int]]:
+    """Statements a question or request makes in passing: ``(statement, start, end)``."""
+    clause = text[start:end]
+    found: list[tuple[str, int, int]] = []
+    reason = _EMBEDDED_CLAUSE.search(clause)
+    if reason:
+        rest = clause[reason.end():]
+        stop = _ASK_SPLIT.search(rest)
+        rest = rest[:stop.start()] if stop else rest
+        body = rest.rstrip(" ?!.,")
+        if len(body.split()) >= 3:
+            found.append((body, start + reason.end(), start + reason.end() + len(body)))
+    if found:
+        return found
+    for match in _MY_THING.finditer(clause):
+        phrase = match.group(1)
+        tail = _THING_TAIL.match(clause, match.end(1))
+        if tail:
+            phrase = phrase + tail.group(0).rstrip()
+        if not _specific(phrase):
+            continue
+        span_end = start + match.start(1) + len(phrase)
+        found.append((f"my {phrase}", start + match.start(), span_end))
+    return found
+
+
+_HEADING_OR_TAIL = re.compile(
+    r"^(?:of|for|to|with|from|by|about|into|than)\b",
+    re.IGNORECASE)
+
+
+def _fragment(clause: str) -> bool:
+    """Not a statement on its own: a heading ("INTELLECTUAL PROPERTY") or a tail cut off
+    by punctuation ("Of fifteen years of business rules")."""
+    letters = [c for c in clause if c.isalpha()]
+    return (bool(_HEADING_OR_TAIL.match(clause))
+            or (len(letters) >= 4 and all(c.isupper() for c in letters)))
+
+
+_PRONOUNS = words("he she they it we you i this that there here what who")
+_PRONOUN_START = re.compile(
+    r"^(?:(he|she)(?:'s|\u2019s)?|(they)(?:'re|\u2019re)?)\b", re.IGNORECASE)
+# Who a statement is about, when a later "he" / "she" / "they" can mean them: one of the
+# user's people ("my sister Ana", "my son") or a name at the start of the sentence.
+_PERSON_SUBJECT = re.compile(
+    r"^(?:(?:my|our)\s+((?:(?:little|big|older|younger|best|late|new)\s+)?"
+    r"(?:wife|husband|partner|girlfriend|boyfriend|fianc[eé]e?|son|daughter|kid|child|baby"
+    r"|mum|mom|mother|dad|father|sister|brother|friend|boss|manager|colleague|flatmate"
+    r"|roommate|grandma|grandmother|grandpa|grandfather|aunt|uncle|cousin|niece|nephew"
+    r"|neighbou?r|landlord|landlady|doctor|therapist|dog|cat)(?:\s+[A-Z][\w\u00c0-\u024f'-]+)?)"
+    r"|([A-Z][a-z\u00e0-\u024f'-]+)\s+(?:is|was|has|had|got|gets|loves|hates|likes|started"
+    r"|starts|moved|lives|works|turned|turns|just|finally|will|can|does|did|went|said"
+    r"|says|wants)\b)")
+
+
+def _resolve_pronoun(clause: str, person: str | None) -> str | None:
+    """ "She starts in September" after "Maya got into Westbrook" -> "Maya starts in
+    September"; None when the clause does not open with he/she/they or no one is known."""
+    match = _PRONOUN_START.match(clause)
+    if match is None or person is None:
+        return None
+    verb = ""
+    if match.group(0).lower().endswith(("'s", "\u2019s")):
+        verb = " is"
+    elif match.group(0).lower().endswith(("'re", "\u2019re")):
+        verb = " are"
+    return f"{person}{verb}{clause[match.end():]}"
+
+
+def _person_of(clause: str) -> str | None:
+    """The person a clause is about, if a later pronoun can refer to them."""
+    match = _PERSON_SUBJECT.match(clause)
+    if match is None:
+        return None
+    if match.group(1):
+        return f"my {match.group(1)}"
+    name = match.group(2)
+    return None if name.lower() in _NOT_A_NAME_START | _PRONOUNS else name
+
+
+def _fit(text: str) -> str:
+    """At most :data:`MAX_FIELD_CHARS`, cut at a word boundary."""
+    if len(text) <= MAX_FIELD_CHARS:
+        return text
+    cut = text.rfind(" ", 0, MAX_FIELD_CHARS)
+    return text[:cut if cut > MAX_FIELD_CHARS // 2 else MAX_FIELD_CHARS].rstrip()
+
+
 def extract_facts(text: str, observed_at: datetime) -> list[ExtractedFact]:
     """Atomic facts about the user in one chat message, in order of appearance.
 
@@ -364,29 +559,63 @@ def extract_facts(text: str, observed_at: datetime) -> list[ExtractedFact]:
     Returns:
         At most :data:`MAX_FACTS` facts; ``[]`` for questions, greetings and small talk.
     """
+    return extract_message(text, observed_at).facts
+
+
+def extract_message(text: str, observed_at: datetime) -> MessageExtraction:
+    """:func:`extract_facts`, with the pasted regions set aside (spans into ``text``)."""
     if not isinstance(text, str) or not text.strip():
-        return []
+        return MessageExtraction([], [])
     text = text[:MAX_MESSAGE_CHARS]
+    regions = pasted_regions(text)
+    regions = sorted(regions + pasted_letters(text, regions), key=lambda r: r.start)
+    prose = mask_inline_code(mask_regions(text, regions))
     facts: list[ExtractedFact] = []
     seen: set[str] = set()
+
+    def add(clause: str, span: tuple[int, int]) -> bool:
+        """Keep one statement; False once the message has given :data:`MAX_FACTS`."""
+        fact = _fit(third_person(clause))
+        key = fact.lower()
+        if key not in seen:
+            seen.add(key)
+            subject, predicate, obj = _spo(fact, clause)
+            facts.append(ExtractedFact(fact=fact, subject=subject, predicate=_fit(predicate),
+                                       object=_fit(obj), span=span))
+        return len(facts) < MAX_FACTS
+
     examined = 0
-    for s_start, s_end in _sentences(text):
-        terminator = _terminator(text, s_end)
-        for c_start, c_end in _clauses(text, s_start, s_end):
+    person: str | None = None
+    for s_start, s_end in _sentences(prose):
+        terminator = _terminator(prose, s_end)
+        # Bounding first keeps every later regex on at most MAX_CLAUSE_CHARS characters.
+        clauses = [clause for p_start, p_end in _bounded(prose, s_start, s_end)
+                   if prose[p_start:p_end].strip()  # not a masked-out region or blank
+                   for clause in _clauses(prose, p_start, p_end)]
+        for c_start, c_end in clauses:
             examined += 1
             if examined > MAX_CLAUSES:
-                return facts
-            clause, span_start, span_end = _clean(text, c_start, c_end)
+                return MessageExtraction(facts, regions)
+            clause, span_start, span_end = _clean(prose, c_start, c_end)
             if len(clause) < 3 or not re.search(r"[A-Za-z]", clause):
                 continue
-            if _is_question_or_chatter(clause, terminator if c_end == s_end else ""):
-                continue
+            # "it"/"she" resolved to the message's own topic where simple: a person named
+            # in the clause before ("My daughter Maya got in. She starts in September").
+            resolved = _resolve_pronoun(clause, person)
+            person = _person_of(clause) or (person if resolved else None)
+            clause = resolved or clause
+            if (_is_question_or_chatter(clause, terminator if c_end == s_end else "")
+                    or _REQUEST_START.match(clause) or _ASKING.match(clause)):
+                verdict = classify_fact(clause, observed_at)
+                if not (verdict.instruction_like and _REQUEST_START.match(clause)):
+                    for statement, d_start, d_end in _disclosures(prose, span_start, span_end):
+                        if not add(statement, (d_start, d_end)):
+                            return MessageExtraction(facts, regions)
+                    continue
             verdict = classify_fact(clause, observed_at)
             # "saw a double rainbow", "qualified as a solicitor": chat drops the "I".
             personal = bool(_PERSONAL.search(clause) or _PAST_START.match(clause)
-                            or _BEEN_START.match(clause))
-            if _REQUEST_START.match(clause) and not verdict.instruction_like:
-                continue
+                            or _BEEN_START.match(clause) or resolved)
             evidence = verdict.category is not Category.OTHER and verdict.confidence >= 0.35
             marker_only = (
                 verdict.marker in (Marker.RETRACTION, Marker.TENTATIVE, Marker.COMPLETION)
@@ -394,30 +623,22 @@ def extract_facts(text: str, observed_at: datetime) -> list[ExtractedFact]:
             )
             if marker_only and facts:
                 prev = facts[-1]
-                merged = f"{prev.fact}; {third_person(clause)}"
+                merged = _fit(f"{prev.fact}; {third_person(clause)}")
                 facts[-1] = ExtractedFact(
                     fact=merged, subject=prev.subject, predicate=prev.predicate,
                     object=prev.object, span=(prev.span[0], span_end),
                 )
                 continue
+            addressed = bool(_SECOND_PERSON.search(clause)) and not _PERSONAL.search(clause)
             keep = (
                 verdict.instruction_like
-                or (not verdict.world_knowledge and (personal or evidence))
+                or (not verdict.world_knowledge and not addressed
+                    and (personal or (evidence and not _fragment(clause))))
                 or verdict.marker is Marker.RETRACTION
             )
-            if not keep:
-                continue
-            fact = third_person(clause)
-            key = fact.lower()
-            if key in seen:
-                continue
-            seen.add(key)
-            subject, predicate, obj = _spo(fact, clause)
-            facts.append(ExtractedFact(fact=fact, subject=subject, predicate=predicate,
-                                       object=obj, span=(span_start, span_end)))
-            if len(facts) >= MAX_FACTS:
-                return facts
-    return facts
+            if keep and not add(clause, (span_start, span_end)):
+                return MessageExtraction(facts, regions)
+    return MessageExtraction(facts, regions)
 
 
 _CONTENT_FREE = re.compile(

@@ -24,24 +24,30 @@ from pydantic import (
     ValidationError,
 )
 
+# A message's text may be as long as the extractor reads: a chat message with a long paste
+# of code or logs is normal input.
+from fr_graph.classify.extract import MAX_MESSAGE_CHARS
 from fr_graph.core.lifecycle import LifecycleState, Marker
 from fr_graph.core.ontology import Category
 
+#: A fact's text: one statement, never a document.
 MAX_TEXT_CHARS = 10_000
-MAX_LINE_BYTES = 64 * 1024
+MAX_LINE_BYTES = 1024 * 1024
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _GROUP_ID = re.compile(r"[A-Za-z0-9_-]{1,128}\Z")  # \Z: "$" would let a final newline in
 
 
-def _clean_text(value: str) -> str:
-    if _CONTROL.search(value):
-        raise ValueError("contains control characters")
-    value = value.strip()
-    if not value:
-        raise ValueError("is empty")
-    if len(value) > MAX_TEXT_CHARS:
-        raise ValueError(f"is longer than {MAX_TEXT_CHARS} characters")
-    return value
+def _bounded_text(limit: int) -> AfterValidator:
+    def check(value: str) -> str:
+        if _CONTROL.search(value):
+            raise ValueError("contains control characters")
+        value = value.strip()
+        if not value:
+            raise ValueError("is empty")
+        if len(value) > limit:
+            raise ValueError(f"is longer than {limit} characters")
+        return value
+    return AfterValidator(check)
 
 
 def _utc(value: datetime) -> datetime:
@@ -67,8 +73,9 @@ def _weights(value: dict[Category, float]) -> dict[Category, float]:
     return {c: w / total for c, w in value.items()}
 
 
-Text = Annotated[StrictStr, AfterValidator(_clean_text)]
-ShortText = Annotated[StrictStr, Field(max_length=512), AfterValidator(_clean_text)]
+Text = Annotated[StrictStr, _bounded_text(MAX_TEXT_CHARS)]
+MessageText = Annotated[StrictStr, _bounded_text(MAX_MESSAGE_CHARS)]
+ShortText = Annotated[StrictStr, Field(max_length=512), _bounded_text(MAX_TEXT_CHARS)]
 GroupId = Annotated[StrictStr, AfterValidator(_group_id)]
 Instant = Annotated[datetime, AfterValidator(_utc)]
 Unit = Annotated[float, Field(ge=0.0, le=1.0, allow_inf_nan=False)]
@@ -107,7 +114,7 @@ class MessageRecord(BaseModel):
     type: Literal["message"]
     group_id: GroupId
     role: Literal["user", "assistant", "system"]
-    content: Text
+    content: MessageText
     observed_at: Instant
     episode: ShortText | None = None
     id: ShortText | None = None

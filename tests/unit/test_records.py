@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 
 from fr_graph.core.ontology import Category
 from fr_graph.pipeline.records import (
+    MAX_LINE_BYTES,
+    MAX_MESSAGE_CHARS,
     MAX_TEXT_CHARS,
     FactRecord,
     MessageRecord,
@@ -76,7 +78,7 @@ def test_message_record_parses() -> None:
     (line(group_id="a b"), "field group_id"),
     (line(group_id="x" * 200), "field group_id"),
     (line(surprise=1), "field surprise"),
-    (b"x" * (70 * 1024), "longer than"),
+    (b"x" * (MAX_LINE_BYTES + 1), "longer than"),
 ])
 def test_bad_lines_name_their_problem(raw: bytes, expected: str) -> None:
     assert expected in reason(raw)
@@ -92,3 +94,14 @@ def test_iter_lines_numbers_lines_and_skips_blank_ones() -> None:
 def test_arbitrary_bytes_never_raise_anything_but_value_error(raw: bytes) -> None:
     with contextlib.suppress(ValueError):
         parse_line(raw)
+
+
+def test_a_message_may_be_much_longer_than_a_fact() -> None:
+    """A chat message with a long code paste is normal input; a fact is one statement."""
+    message = {"type": "message", "group_id": "g", "role": "user",
+               "observed_at": "2025-01-01T00:00:00Z"}
+    long_text = "I live in Leeds.\n```\n" + "x = 1\n" * 5_000 + "```"
+    record = parse_line(json.dumps({**message, "content": long_text}).encode())
+    assert isinstance(record, MessageRecord) and len(record.content) > MAX_TEXT_CHARS
+    too_long = json.dumps({**message, "content": "x" * (MAX_MESSAGE_CHARS + 1)}).encode()
+    assert f"longer than {MAX_MESSAGE_CHARS}" in reason(too_long)
