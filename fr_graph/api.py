@@ -38,12 +38,20 @@ from fr_graph.pipeline.backfill import BackfillReport, backfill_groups
 from fr_graph.pipeline.control import ForgetReport, PurgeReport, RecategorizeReport
 from fr_graph.pipeline.distill import DEFAULT_KEEP, distill
 from fr_graph.pipeline.episodes import ingest_message_with_llm
-from fr_graph.pipeline.ingest import ImportReport, Ingestor, facts_from_message
+from fr_graph.pipeline.ingest import (
+    ImportReport,
+    Ingestor,
+    Provenance,
+    episode_uuid_of,
+    extract_from_message,
+    message_id,
+)
 from fr_graph.pipeline.inspect import (
     USER_QUERY_FOLDER,
     Explanation,
     FactLink,
     MemoryItem,
+    MessageTrace,
     PolicyView,
     UserQuery,
     bind_params,
@@ -186,20 +194,38 @@ class FrGraph:
         report = ImportReport(lines=len(parsed) + len(problems), rejected=problems)
         facts: list[FactRecord] = []
         messages: list[MessageRecord] = []
+        offline: list[MessageRecord] = []
+        provenance: dict[str, Provenance] = {}
         for line, record in parsed:
             if isinstance(record, MessageRecord):
                 report.messages += 1
                 if self.settings.llm.configured:
                     messages.append(record)  # Graphiti's add_episode, after the facts
                     continue
-                extracted = facts_from_message(record, line)
-                report.facts_from_messages += len(extracted)
-                facts.extend(extracted)
+                try:
+                    extracted = extract_from_message(record)
+                except ValueError as exc:  # a derived record failed validation: name it
+                    report.rejected.append(
+                        (line, f"message {message_id(record)}: no facts could be taken: "
+                               f"{str(exc).splitlines()[0]}"))
+                    continue
+                offline.append(record)
+                report.pasted_regions += len(extracted.regions)
+                if record.role == "user" and not extracted.facts:
+                    report.silent_messages.append((line, extracted.message_id))
+                for taken in extracted.facts:
+                    provenance[taken.record.id] = Provenance.of(record, taken.span)
+                    facts.append(taken.record)
+                report.facts_from_messages += len(extracted.facts)
             else:
                 facts.append(record)
+        report.rejected.sort()
         if on_total:
             on_total(len(facts) + len(messages))
-        await self.import_records(facts, report=report, progress=progress)
+        ingestor = self._ingestor()
+        if offline:
+            await ingestor.save_episodes(offline)
+        await ingestor.ingest(facts, report, progress, provenance=provenance)
         if messages:
             await self.import_messages(messages, report=report, progress=progress)
         return report
@@ -208,10 +234,12 @@ class FrGraph:
                              report: ImportReport | None = None,
                              progress: Progress | None = None) -> ImportReport:
         report = report or ImportReport(lines=len(records))
-        ingestor = Ingestor(self.store, self.embedder, self.graphiti, self.policy,
-                            classifier=self.classifier(), verifier=self.link_verifier())
-        await ingestor.ingest(records, report, progress)
+        await self._ingestor().ingest(records, report, progress)
         return report
+
+    def _ingestor(self) -> Ingestor:
+        return Ingestor(self.store, self.embedder, self.graphiti, self.policy,
+                        classifier=self.classifier(), verifier=self.link_verifier())
 
     async def import_messages(self, messages: Sequence[MessageRecord], *,
                               report: ImportReport | None = None,
@@ -226,9 +254,8 @@ class FrGraph:
             raise ConfigError("importing messages with add_episode needs an LLM: set "
                               "OPENAI_API_KEY or FR_GRAPH_LLM_BASE_URL")
         report = report or ImportReport(lines=len(messages), messages=len(messages))
-        classifier = self.classifier()
-        writer = Ingestor(self.store, self.embedder, self.graphiti, self.policy,
-                          classifier=classifier, verifier=self.link_verifier())
+        writer = self._ingestor()
+        classifier = writer.classifier
         for message in sorted(messages, key=lambda m: m.observed_at):
             outcome = await ingest_message_with_llm(
                 self.graphiti(message.group_id), self.store, message, writer.write_overlays,
@@ -407,6 +434,23 @@ class FrGraph:
         rows = await self.store.run("memory_listing", group_id, group_id=group_id,
                                     state=state, category=category)
         return memory_items(rows)
+
+    async def show_message(self, group_id: str, message_id: str) -> MessageTrace:
+        """What message ``message_id`` of ``group_id`` produced: its facts (in the order of
+        the sentences they came from) and the episode that keeps its text."""
+        check_group_id(group_id)
+        if not message_id or not message_id.strip():
+            raise InputError("--message: give a message id")
+        episode = episode_uuid_of(group_id, message_id)
+        if not await self.store.has_group(group_id):
+            return MessageTrace(group_id, message_id, episode, None, [])
+        rows = await self.store.run("message_facts", group_id, group_id=group_id,
+                                    prefix=f"{message_id}#")
+        items = sorted(memory_items(rows), key=lambda m: (m.source_span or [0])[0])
+        stored = await self.store.run("message_episode", group_id, group_id=group_id,
+                                      episode_uuid=episode)
+        text = stored[0]["content"] if stored else None
+        return MessageTrace(group_id, message_id, episode, text, items)
 
     def policy_table(self, group_id: str | None = None) -> PolicyTable:
         """The policy in force (``Settings.policy_file`` / ``FR_GRAPH_POLICY`` or the paper's
@@ -754,6 +798,9 @@ class FrGraphSync:
 
     def show(self, group_id: str, **kwargs: Any) -> list[MemoryItem]:
         return self._call(self.inner.show(group_id, **kwargs))
+
+    def show_message(self, group_id: str, message_id: str) -> MessageTrace:
+        return self._call(self.inner.show_message(group_id, message_id))
 
     def policy_table(self, group_id: str | None = None) -> PolicyTable:
         return self.inner.policy_table(group_id)

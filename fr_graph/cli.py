@@ -149,6 +149,8 @@ def import_cmd(
     file: Annotated[Path, typer.Argument(help="JSONL file of fact and message records.")],
     strict: Annotated[bool, typer.Option(help="Abort before writing if any line is bad.")]
     = False,
+    verbose: Annotated[bool, typer.Option(
+        "--verbose", "-v", help="Also list the user messages that gave no fact.")] = False,
 ) -> None:
     """Import facts and messages from a JSONL file (idempotent by record id)."""
     with Progress(TextColumn("[bold]importing"), BarColumn(), MofNCompleteColumn(),
@@ -167,11 +169,20 @@ def import_cmd(
             raise
     for line, reason in report.rejected:
         err.print(f"line {line}: {reason}", markup=False, highlight=False)
+    if verbose:
+        for line, message in report.silent_messages:
+            err.print(f"line {line}: message {message} gave no fact", markup=False,
+                      highlight=False)
+    quiet = len(report.silent_messages)
+    silent = f", {quiet} user message{'' if quiet == 1 else 's'} gave none" if quiet else ""
+    pasted = (f", {report.pasted_regions} pasted regions set aside"
+              if report.pasted_regions else "")
     out.print(
         f"imported {report.imported} facts, {report.already_present} already present, "
         f"{len(report.rejected)} lines rejected ({report.messages} messages gave "
-        f"{report.facts_from_messages} facts); embedding {report.embed_seconds:.1f}s, "
-        f"store {report.store_seconds:.1f}s", highlight=False)
+        f"{report.facts_from_messages} facts{silent}{pasted}); "
+        f"embedding {report.embed_seconds:.1f}s, store {report.store_seconds:.1f}s",
+        highlight=False)
 
 
 def _print_results(results: list[Any]) -> None:
@@ -344,9 +355,15 @@ def show(
         help="Only this state: active, superseded, expired, retracted, archived.")] = None,
     category: Annotated[str | None, typer.Option(
         help="Only this category (e.g. preferences).")] = None,
+    message: Annotated[str | None, typer.Option(
+        help="Only what this message (its record id) produced, with the sentence each "
+             "fact came from.")] = None,
     as_json: JsonOption = False,
 ) -> None:
     """List a group's memory by category and lifecycle state, newest first."""
+    if message is not None:
+        _show_message(group, message, as_json)
+        return
     items = _run(lambda fr: fr.show(group, state=state, category=category))
     if as_json:
         _write_json([item.to_json() for item in items])
@@ -361,11 +378,29 @@ def show(
             for item in members:
                 extra = [f"slot {item.slot_key}" if item.slot_key else "",
                          f"event {item.event_time[:16]}" if item.event_time else "",
-                         f"source {item.source_id}" if item.source_id else ""]
+                         f"source {item.source_id}" if item.source_id else "",
+                         f"span {item.source_span[0]}:{item.source_span[1]}"
+                         if item.source_span else ""]
                 details = "; ".join(e for e in extra if e)
                 _write(f"    {(item.observed_at or '-')[:10]}  "
                        f"{' '.join(item.fact.split())}"
                        + (f"  ({details})" if details else "") + f"  {item.uuid}")
+
+
+def _show_message(group: str, message: str, as_json: bool) -> None:
+    trace = _run(lambda fr: fr.show_message(group, message))
+    if as_json:
+        _write_json(trace.to_json())
+        return
+    kept = "episode keeps its text" if trace.episode_text is not None else "no episode stored"
+    _write(f"message {message} in group {group}: {len(trace.facts)} facts ({kept})")
+    for item in trace.facts:
+        span = f"[{item.source_span[0]}:{item.source_span[1]}] " if item.source_span else ""
+        _write(f"  {span}{' '.join(item.fact.split())}  ({item.category}, {item.state}"
+               + (f", slot {item.slot_key}" if item.slot_key else "") + f")  {item.uuid}")
+        sentence = trace.sentence(item)
+        if sentence is not None:
+            _write(f"      from: \"{' '.join(sentence.split())}\"")
 
 
 def _parse_params(pairs: list[str]) -> dict[str, str]:

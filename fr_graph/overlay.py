@@ -92,6 +92,9 @@ class FactOverlay:
     # each other).
     slot_source: str = "given"
     slot_hint: str | None = None
+    # Provenance of a fact taken from a message: ``[start, end)`` character offsets of the
+    # sentence it came from in its episode's content (``source_id`` names the message).
+    source_span: list[int] | None = None
 
     def to_row(self) -> dict[str, Any]:
         """Plain values for a Cypher parameter (enums as their string values)."""
@@ -115,5 +118,5 @@ class FactOverlay:
 #: ``cypher/common/apply_mirror.cypher``.
 MIRRORED_FIELDS: tuple[str, ...] = tuple(
     name for name in FactOverlay.__dataclass_fields__
-    if name not in ("edge_uuid", "group_id", "slot_source", "slot_hint")
+    if name not in ("edge_uuid", "group_id", "slot_source", "slot_hint", "source_span")
 )

@@ -34,8 +34,8 @@ from fr_graph._graphiti import EntityEdge, EpisodeType, EpisodicNode, Graphiti
 from fr_graph.classify.llm import AsyncFactClassifier
 from fr_graph.classify.rules import classify_fact
 from fr_graph.core.lifecycle import LifecycleState
-from fr_graph.overlay import FactOverlay, stable_uuid, to_iso
-from fr_graph.pipeline.ingest import overlay_for
+from fr_graph.overlay import FactOverlay, to_iso
+from fr_graph.pipeline.ingest import episode_body, episode_uuid, message_id, overlay_for
 from fr_graph.pipeline.lifecycle import (
     apply_graphiti_evidence,
     graphiti_evidence,
@@ -68,21 +68,6 @@ class EpisodeOutcome:
     #: Annotated facts Graphiti invalidated that became ``superseded``.
     superseded_by_graphiti: int = 0
     new_edge_uuids: list[str] = field(default_factory=list)
-
-
-def message_id(message: MessageRecord) -> str:
-    """The record id, or the offline extractor's content hash when the message has none."""
-    return message.id or stable_uuid(message.group_id, "message", message.content,
-                                     message.observed_at.isoformat())
-
-
-def episode_uuid(message: MessageRecord) -> str:
-    return stable_uuid(message.group_id, "episode", message_id(message))
-
-
-def episode_body(message: MessageRecord) -> str:
-    """Graphiti's message episodes are ``speaker: text`` lines (the speaker becomes an entity)."""
-    return f"{message.role}: {message.content}"
 
 
 async def ingest_message_with_llm(graphiti: Graphiti, store: GraphStore,

@@ -16,14 +16,15 @@ from __future__ import annotations
 import re
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from fr_graph._graphiti import EntityEdge, EntityNode, Graphiti
-from fr_graph.classify.extract import extract_facts
+from fr_graph._graphiti import EntityEdge, EntityNode, EpisodeType, EpisodicNode, Graphiti
+from fr_graph.classify.extract import extract_message
 from fr_graph.classify.linking import LinkVerifier
 from fr_graph.classify.llm import AsyncFactClassifier
+from fr_graph.classify.prose import Region
 from fr_graph.classify.rules import classify_fact
 from fr_graph.classify.strength import cue_strength
 from fr_graph.clients import LocalEmbedder
@@ -38,12 +39,15 @@ from fr_graph.stores.base import GraphStore, QueryRunner
 
 Progress = Callable[[int], None]
 CHUNK = 256
+#: ``source_description`` of a message episode imported by the offline extractor.
+OFFLINE = "fr-graph import (offline)"
 
 
 @dataclass(slots=True)
 class ImportReport:
     """What an import did. ``rejected`` holds ``(line_number, reason)`` per bad line;
-    ``transitions`` counts the supersession links written, by kind."""
+    ``transitions`` counts the supersession links written, by kind; ``silent_messages``
+    holds ``(line_number, message id)`` per user message that gave no fact (offline)."""
 
     lines: int = 0
     imported: int = 0
@@ -57,6 +61,9 @@ class ImportReport:
     #: The linker's share of store_seconds, and the pairs it judged.
     link_seconds: float = 0.0
     link_pairs: int = 0
+    silent_messages: list[tuple[int, str]] = field(default_factory=list)
+    #: Code, logs, tables, quotes and pasted letters set aside by offline extraction.
+    pasted_regions: int = 0
 
 
 def _snake(text: str) -> str:
@@ -68,21 +75,87 @@ def _entity_key(name: str) -> str:
     return " ".join(name.lower().split())
 
 
-def facts_from_message(message: MessageRecord, line: int) -> list[FactRecord]:
-    """Offline extraction: the user's first-person statements become fact records."""
+@dataclass(frozen=True, slots=True)
+class MessageFact:
+    """A fact record taken from a message, with the span of the message it came from."""
+
+    record: FactRecord
+    span: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class MessageFacts:
+    """What offline extraction took from one message: its facts (``source_id`` =
+    ``<message id>#<part>``) and the pasted regions (code, logs, quotes) it set aside."""
+
+    message_id: str
+    facts: list[MessageFact]
+    regions: list[Region]
+
+
+def extract_from_message(message: MessageRecord) -> MessageFacts:
+    """Offline extraction: the user's statements become fact records; other roles give none.
+
+    Every record returned is valid: the extractor bounds the length of each field.
+    """
+    base_id = message_id(message)
     if message.role != "user":
-        return []
-    base_id = message.id or stable_uuid(message.group_id, "message", message.content,
-                                        message.observed_at.isoformat())
-    out: list[FactRecord] = []
-    for index, extracted in enumerate(extract_facts(message.content, message.observed_at)):
-        out.append(FactRecord(
+        return MessageFacts(base_id, [], [])
+    extraction = extract_message(message.content, message.observed_at)
+    facts = [
+        MessageFact(FactRecord(
             type="fact", group_id=message.group_id, id=f"{base_id}#{index}",
             fact=extracted.fact, observed_at=message.observed_at,
             subject=extracted.subject or None, predicate=extracted.predicate or None,
             object=extracted.object or None, episode=message.episode,
-        ))
-    return out
+        ), extracted.span)
+        for index, extracted in enumerate(extraction.facts)
+    ]
+    return MessageFacts(base_id, facts, extraction.regions)
+
+
+def message_id(message: MessageRecord) -> str:
+    """The record id, or a hash of the message's group, text and time when it has none."""
+    return message.id or stable_uuid(message.group_id, "message", message.content,
+                                     message.observed_at.isoformat())
+
+
+def episode_uuid_of(group_id: str, message_id: str) -> str:
+    """The Graphiti episode of message ``message_id`` (the same on the offline and the LLM
+    path)."""
+    return stable_uuid(group_id, "episode", message_id)
+
+
+def episode_uuid(message: MessageRecord) -> str:
+    return episode_uuid_of(message.group_id, message_id(message))
+
+
+def episode_body(message: MessageRecord) -> str:
+    """Graphiti's message episodes are ``speaker: text`` lines (the speaker becomes an entity)."""
+    return f"{message.role}: {message.content}"
+
+
+@dataclass(frozen=True, slots=True)
+class Provenance:
+    """Where a fact taken from a message came from: its episode, and the ``[start, end)``
+    offsets of its sentence in the episode's content."""
+
+    episode_uuid: str
+    span: tuple[int, int]
+
+    @classmethod
+    def of(cls, message: MessageRecord, span: tuple[int, int]) -> Provenance:
+        shift = len(episode_body(message)) - len(message.content)
+        return cls(episode_uuid(message), (span[0] + shift, span[1] + shift))
+
+
+def message_episode(message: MessageRecord, created_at: datetime) -> EpisodicNode:
+    """The episode that keeps a message's whole text on the offline path."""
+    return EpisodicNode(
+        uuid=episode_uuid(message), name=message.episode or message_id(message),
+        group_id=message.group_id, labels=[], source=EpisodeType.message,
+        content=episode_body(message), source_description=OFFLINE,
+        created_at=created_at, valid_at=message.observed_at)
 
 
 def overlay_for(record: FactRecord, edge_uuid: str, verdict: Classification) -> FactOverlay:
@@ -156,8 +229,37 @@ class Ingestor:
         #: None: the shipped offline link verifier.
         self.verifier = verifier
 
+    async def save_episodes(self, messages: Sequence[MessageRecord]) -> int:
+        """Save each message as a Graphiti episode (whole text kept), unless already there.
+        Returns how many were created."""
+        by_group: dict[str, dict[str, MessageRecord]] = {}
+        for message in messages:
+            by_group.setdefault(message.group_id, {})[episode_uuid(message)] = message
+        created = 0
+        for group_id, wanted in by_group.items():
+            await self.store.ensure_schema(group_id)
+            graphiti = self.graphiti_for(group_id)
+            wall_now = datetime.now(UTC)
+
+            async def write(runner: QueryRunner, wanted: dict[str, MessageRecord] = wanted,
+                            graphiti: Graphiti = graphiti, wall_now: datetime = wall_now
+                            ) -> int:
+                stored = await graphiti.nodes.episode.get_by_uuids(list(wanted))
+                missing = [m for u, m in wanted.items()
+                           if u not in {e.uuid for e in stored}]
+                if missing:
+                    await graphiti.nodes.episode.save_bulk(
+                        [message_episode(m, wall_now) for m in missing])
+                return len(missing)
+
+            created += await self.store.transact(group_id, write)
+        return created
+
     async def ingest(self, facts: Sequence[FactRecord], report: ImportReport,
-                     progress: Progress | None = None) -> None:
+                     progress: Progress | None = None, *,
+                     provenance: Mapping[str, Provenance] | None = None) -> None:
+        """Write ``facts``; ``provenance`` (by record id) links facts taken from messages
+        to their episode and sentence."""
         by_group: dict[str, list[FactRecord]] = {}
         seen: set[tuple[str, str]] = set()
         for record in facts:
@@ -174,12 +276,13 @@ class Ingestor:
             records.sort(key=lambda r: r.observed_at)
             for start in range(0, len(records), CHUNK):
                 chunk = records[start:start + CHUNK]
-                await self._ingest_chunk(group_id, chunk, report)
+                await self._ingest_chunk(group_id, chunk, report, provenance or {})
                 if progress:
                     progress(len(chunk))
 
     async def _ingest_chunk(self, group_id: str, chunk: list[FactRecord],
-                            report: ImportReport) -> None:
+                            report: ImportReport, provenance: Mapping[str, Provenance]
+                            ) -> None:
         rows = await self.store.run("existing_sources", group_id, group_id=group_id,
                                     source_ids=[r.id for r in chunk])
         present = {row["source_id"] for row in rows}
@@ -194,6 +297,9 @@ class Ingestor:
         verdicts = await self.classify(fresh)
         for record, verdict in zip(fresh, verdicts, strict=True):
             overlay = overlay_for(record, stable_uuid(group_id, "fact", record.id), verdict)
+            origin = provenance.get(record.id)
+            if origin is not None:
+                overlay.source_span = list(origin.span)
             overlays.append(overlay)
             subject = record.subject or "user"
             attribute = (overlay.slot_key or overlay.slot_hint or "").split("|")[1:2]
@@ -242,7 +348,8 @@ class Ingestor:
                     uuid=overlay.edge_uuid, group_id=group_id, source_node_uuid=source,
                     target_node_uuid=target, name=_snake(record.predicate or "states"),
                     fact=record.fact, fact_embedding=fact_vector[overlay.edge_uuid].tolist(),
-                    episodes=[], created_at=wall_now, valid_at=record.observed_at,
+                    episodes=([provenance[record.id].episode_uuid] if record.id in provenance
+                              else []), created_at=wall_now, valid_at=record.observed_at,
                     invalid_at=None, expired_at=None, attributes=mirror_attributes(overlay),
                 )
                 for record, overlay, (source, target) in todo

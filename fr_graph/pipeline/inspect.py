@@ -295,9 +295,36 @@ class MemoryItem:
     event_time: str | None
     valid_to: str | None
     source_id: str | None
+    #: ``[start, end)`` of the sentence it came from in its message's episode, if any.
+    source_span: list[int] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
+
+
+@dataclass(slots=True)
+class MessageTrace:
+    """What one message produced (``fr-graph show --message``): its episode, if one keeps
+    its text, and its facts in order of their sentence."""
+
+    group_id: str
+    message_id: str
+    episode_uuid: str
+    episode_text: str | None
+    facts: list[MemoryItem]
+
+    def sentence(self, item: MemoryItem) -> str | None:
+        """The episode text a fact came from, when both are known."""
+        if self.episode_text is None or not item.source_span:
+            return None
+        start, end = item.source_span
+        return self.episode_text[start:end]
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["facts"] = [dict(item.to_json(), sentence=self.sentence(item))
+                         for item in self.facts]
+        return data
 
 
 def memory_items(rows: Iterable[Mapping[str, Any]]) -> list[MemoryItem]:
@@ -316,7 +343,7 @@ def memory_items(rows: Iterable[Mapping[str, Any]]) -> list[MemoryItem]:
             categories={str(n): float(w) for n, w in zip(names, weights, strict=False)},
             slot_key=row.get("slot_key"), observed_at=observed,
             event_time=row.get("event_time"), valid_to=row.get("valid_to"),
-            source_id=row.get("source_id"),
+            source_id=row.get("source_id"), source_span=row.get("source_span"),
         ))
     items.sort(key=lambda m: m.observed_at or "", reverse=True)
     items.sort(key=lambda m: (_CATEGORY_ORDER.get(m.category, len(_CATEGORY_ORDER)),
@@ -476,6 +503,8 @@ class Explanation:
     event_time: str | None
     valid_to: str | None
     source_id: str | None
+    #: ``[start, end)`` of its sentence in the message episode it came from, if any.
+    source_span: list[int] | None
     retrieval: str
     candidates: int
     admitted: int
@@ -509,7 +538,8 @@ class Explanation:
             f"  group {self.group_id}; category {self.category or UNANNOTATED} ({cats}); "
             f"state {self.state or UNANNOTATED}; slot {self.slot_key or '-'}",
             f"  observed {self.observed_at or '-'}; event {self.event_time or '-'}; "
-            f"valid to {self.valid_to or '-'}; source {self.source_id or '-'}",
+            f"valid to {self.valid_to or '-'}; source {self.source_id or '-'}"
+            + (f" [{self.source_span[0]}:{self.source_span[1]}]" if self.source_span else ""),
             f'query "{_one_line(self.query)}" at {self.now}: {self.intent} intent, '
             f"{self.arm} arm (policy {self.policy})",
         ]
@@ -605,7 +635,8 @@ def build_explanation(*, uuid: str, group_id: str, query: str, now: datetime, po
         categories={str(n): float(w) for n, w in zip(names, weights, strict=False)},
         state=overlay.get("state"), slot_key=slot, observed_at=seen,
         event_time=overlay.get("event_time"), valid_to=overlay.get("valid_to"),
-        source_id=overlay.get("source_id"), retrieval=retrieval, candidates=len(rows),
+        source_id=overlay.get("source_id"), source_span=overlay.get("source_span"),
+        retrieval=retrieval, candidates=len(rows),
         admitted=int(ranked.order.shape[0]), rank=rank, limit=limit,
         score=None if masked else float(ranked.scores[row]),
         mask_reason=code.label if masked else None, terms=terms, why=why, notes=notes,
