@@ -39,6 +39,8 @@ _TRACE = re.compile(
     r"|at [\w$.<>]+\(.*\)\s*$|Caused by: |Exception in thread |\.\.\. \d+ more\s*$"
     r"|at (?:async )?[\w$.<>]+ \(.*:\d+:\d+\)\s*$|[\w.]*(?:Error|Exception|Warning)"
     r"(?:: .*)?\s*$|panic: |goroutine \d+ \[|\^+\s*$|~+\^~*\s*$)"
+    # A source position or a memory address anywhere in a line: compiler and runtime output.
+    r"|^\S*[\w/-]\.[A-Za-z]{1,5}:\d+(?::\d+)?\b|\b0x[0-9a-fA-F]{4,}\b|\bgoroutine \d+\b"
 )
 _LOG = re.compile(
     r"^\s*(?:\[?\d{4}[-/.]\d{2}[-/.]\d{2}[ T,]\d{2}:\d{2}|\S+ - \S+ \[|\[?\d{2}:\d{2}:\d{2}[.,\]\s]"
@@ -51,7 +53,8 @@ _CODE_START = re.compile(
     r"|async def |await |function\b|const |let |var |public |private |protected |static "
     r"|package |#include|#!/|@[\w.]+(?:\(|\s*$)|SELECT |INSERT |UPDATE \w+ SET|CREATE TABLE"
     r"|DELETE FROM|ALTER TABLE|<\/?[a-zA-Z][\w-]*(?:\s[^>]*)?\/?>|\}|\{|\)|\]|//|/\*|\*/"
-    r"|--\s|<!--|\w+\s*=\s*[\w\"'\[{(]|\w+\.\w+\(|\w+\(.*\)\s*;?\s*$|\$\w+\s*=)"
+    r"|--\s|<!--|\w+\s*=\s*[\w\"'\[{(]|\w+\.\w+\(|\w+\(.*\)\s*;?\s*$|\$\w+\s*="
+    r"|\"[\w -]+\":\s|\[\w+ \"[^\"]*\"\]|[-=*#~]{3,}.*[-=*#~]{3,}\s*$)"
 )
 # Columns aligned with runs of spaces, and ruled lines under a table's header.
 _ALIGNED = re.compile(r"\S {3,}\S.*? {3,}\S")
@@ -182,8 +185,9 @@ _ADDRESSING = re.compile(
     r"|reservation|confirmation)\b[^\n]{0,60}[,:]|\b(?:kind|best|warm) regards\b"
     r"|\bsincerely\b", re.IGNORECASE | re.MULTILINE)
 _LETTER_START = re.compile(
-    r"\s*(?:dear\b|subject:|from:|to:|re:|fwd?:|forwarded message|-+ ?original message)",
-    re.IGNORECASE)
+    r"\s*(?:(?i:dear\b|subject:|from:|to:|re:|fwd?:|forwarded message|-+ ?original message)"
+    # A title in capitals opens a pasted document: an itinerary, a recipe, a discharge sheet.
+    r"|[^a-z\n]*[A-Z]{3,}[^a-z\n]*\s[^a-z\n]*[A-Z]{3,}[^a-z\n]*$)", re.MULTILINE)
 _BLOCK = re.compile(r"\S(?:.|\n(?![ \t]*\n))*", re.MULTILINE)
 
 
@@ -191,8 +195,9 @@ def pasted_letters(text: str, regions: list[Region]) -> list[Region]:
     """Paragraphs the user pasted rather than wrote: a school letter, a booking email, a
     contract clause. In a message where the user speaks in the first person elsewhere, a
     paragraph with no first-person-singular word is someone else's text when it opens a
-    letter ("Dear ...", "Subject: ...", "From: ..."; the letter runs until the user speaks
-    again) or has 150+ characters and addresses its reader ("you", "Kind regards")."""
+    letter or document ("Dear ...", "Subject: ...", "From: ...", a title in capitals; it runs
+    until the user speaks again) or has 150+ characters and addresses its reader ("you",
+    "Kind regards")."""
     masked = mask_regions(text, regions)
     blocks = [(m.start(), m.end()) for m in _BLOCK.finditer(masked)]
     if len(blocks) < 2:

@@ -33,6 +33,9 @@ def test_an_unclosed_fence_runs_to_the_end() -> None:
     ("| item | qty |\n| --- | --- |\n| flour | 2 |", "table"),
     ("def order():\n    qty = int(request.form['qty'])\n    return qty", "code"),
     ("date,amount,balance\n2026-02-01,-42.10,1200.00\n2026-02-02,-3.50,1196.50", "table"),
+    ("src/app.tsx:48:23 - error TS2345: Argument of type 'string' is not assignable", "trace"),
+    ("{\n  \"message\": \"Cannot return null for my field\",\n  \"code\": 500\n}", "code"),
+    ("Test Name       Result    Units\nGlucose         104       mg/dL", "table"),
 ])
 def test_unfenced_pastes_are_found_by_their_shape(paste: str, kind: str) -> None:
     text = f"I run a bakery in Leeds.\n{paste}\nMy deadline is Friday."
@@ -76,3 +79,11 @@ def test_a_pasted_letter_addressing_its_reader_is_set_aside() -> None:
     story = ("Mia started Year 2 in September. She is struggling with reading and her "
              "teacher thinks a tutor could help before the spring term begins.")
     assert pasted_letters(f"I need advice.\n\n{story}", []) == []
+
+
+def test_a_document_under_a_title_in_capitals_is_set_aside_until_the_user_speaks() -> None:
+    itinerary = ("YOUR VIETNAM ADVENTURE - 10 DAYS\n\nDay 1: transfer to Hanoi La Siesta "
+                 "Hotel.\n\nDay 2: kayaking at Luon Cave, sunset on the sundeck.")
+    text = f"Our anniversary trip, booked!\n\n{itinerary}\n\nI think day 2 is too much."
+    regions = pasted_letters(text, pasted_regions(text))
+    assert [text[r.start:r.end] for r in regions] == itinerary.split("\n\n")
