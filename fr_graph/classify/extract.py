@@ -44,6 +44,7 @@ from fr_graph.classify.prose import (
     mask_regions,
     pasted_letters,
     pasted_regions,
+    reads_as_prose,
 )
 from fr_graph.classify.rules import classify_fact
 from fr_graph.core.lifecycle import Marker
@@ -486,6 +487,18 @@ def _disclosures(text: str, start: int, end: int) -> list[tuple[str, int, int]]:
     return found
 
 
+# A project note without a subject still states something when it has a number, a name
+# after its first word, a colon heading or a decision verb ("Capacity stays at 8 per slot",
+# "Backsplash: white zellige tile", "cutting scope: 24 levels", "Going with XLM-R large").
+_DECLARATIVE = re.compile(
+    r"\d|^\S+.*?\s[A-Z][\w-]+|^[\w' -]{2,30}:\s+\S|\b(?:going with|switched|switching|dropping"
+    r"|dropped|cutting|cut|using|moved|moving|decided|chose|picked|stays?|will be|agreed"
+    r"|passed|started|finished|done)\b")
+
+
+def _project_note(clause: str) -> bool:
+    """A terse note about the user's own project or plans, written without a subject."""
+    return bool(_DECLARATIVE.search(clause)) and reads_as_prose(clause)
 _HEADING_OR_TAIL = re.compile(
     r"^(?:of|for|to|with|from|by|about|into|than)\b",
     re.IGNORECASE)
@@ -633,7 +646,8 @@ def extract_message(text: str, observed_at: datetime) -> MessageExtraction:
             keep = (
                 verdict.instruction_like
                 or (not verdict.world_knowledge and not addressed
-                    and (personal or (evidence and not _fragment(clause))))
+                    and (personal or ((evidence or _project_note(clause))
+                                      and not _fragment(clause))))
                 or verdict.marker is Marker.RETRACTION
             )
             if keep and not add(clause, (span_start, span_end)):

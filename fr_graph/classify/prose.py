@@ -36,11 +36,13 @@ _FENCE = re.compile(r"^\s*(?:```|~~~)")
 _QUOTE = re.compile(r"^\s*>")
 _TRACE = re.compile(
     r"^\s*(?:Traceback \(most recent call last\)|File \"[^\"]*\", line \d+"
-    r"|at [\w$.<>]+\(.*\)\s*$|Caused by: |Exception in thread |\.\.\. \d+ more\s*$"
+    r"|at [\w$./<>]+\(.*\)\s*$|Caused by: |Exception in thread |\.\.\. \d+ more\s*$"
     r"|at (?:async )?[\w$.<>]+ \(.*:\d+:\d+\)\s*$|[\w.]*(?:Error|Exception|Warning)"
     r"(?:: .*)?\s*$|panic: |goroutine \d+ \[|\^+\s*$|~+\^~*\s*$)"
     # A source position or a memory address anywhere in a line: compiler and runtime output.
-    r"|^\S*[\w/-]\.[A-Za-z]{1,5}:\d+(?::\d+)?\b|\b0x[0-9a-fA-F]{4,}\b|\bgoroutine \d+\b"
+    r"|^\s*\S*[\w/-]\.[A-Za-z]{1,5}:\d+(?::\d+)?\b|\b0x[0-9a-fA-F]{4,}\b|\bgoroutine \d+\b"
+    r"|^\s*\w*(?:Error|Exception)\s+Traceback\b|^\s*(?:error|warning)\[\w+\]:"
+    r"|^\s*[\u2500-\u257f]|^\s*(?:FAILURE|BUILD FAILED|FAILED|PASSED|ERROR):?\s"
 )
 _LOG = re.compile(
     r"^\s*(?:\[?\d{4}[-/.]\d{2}[-/.]\d{2}[ T,]\d{2}:\d{2}|\S+ - \S+ \[|\[?\d{2}:\d{2}:\d{2}[.,\]\s]"
@@ -73,7 +75,7 @@ def _symbol_share(line: str) -> float:
     return weight / len(visible)
 
 
-def _reads_as_prose(line: str) -> bool:
+def reads_as_prose(line: str) -> bool:
     """Several ordinary words and sentence punctuation, little code punctuation."""
     words = _PROSE_WORD.findall(line)
     return len(words) >= 4 and _symbol_share(line) < 0.08
@@ -113,14 +115,14 @@ def _line_kind(line: str) -> RegionKind | None:
     if (stripped.count("|") >= 2 or line.count("\t") >= 2 or _ALIGNED.search(stripped)
             or _RULE.match(stripped)):
         return "table"
-    if _BULLET.match(line) and _reads_as_prose(line):
+    if _BULLET.match(line) and reads_as_prose(line):
         return None
     indented = line.startswith(("    ", "\t"))
-    if _CODE_START.match(line) and not (_reads_as_prose(line) and stripped[-1:] in ".!?"):
+    if _CODE_START.match(line) and not (reads_as_prose(line) and stripped[-1:] in ".!?"):
         return "code"
-    if indented and not _reads_as_prose(line):
+    if indented and not reads_as_prose(line):
         return "code"
-    if _symbol_share(line) >= 0.15 and not _reads_as_prose(line):
+    if _symbol_share(line) >= 0.15 and not reads_as_prose(line):
         return "code"
     if stripped.endswith((";", "{", "}", "):", "=>", ",")) and _symbol_share(line) >= 0.06:
         return "code"
