@@ -8,8 +8,10 @@ a true fact, which is worse than a stale hit.
 * ``updates`` / ``cancels`` / ``completes`` at or above the hard band (:class:`LinkBands`):
   the earlier fact is superseded, retracted or closed, and the later one joins its slot.
 * the same relations in the soft band, and ``contradicts`` above its own band: both stay
-  active, flagged ambiguous and put in one slot, so the reranker's ``Omega`` demotes the
-  older one; nothing is masked.
+  active and are flagged ambiguous, with the link recorded (``explain`` shows it); their
+  slots are left alone, so nothing is demoted or masked. (Soft links used to join slots
+  so that ``Omega`` demoted the older fact; soft links are wrong often enough, and chain
+  transitively, that this hid still-true facts on long conversations.)
 * ``refines`` and ``unrelated``: no link.
 
 A pair the user reverted (``restore``) is never linked again.
@@ -63,8 +65,8 @@ class LinkBands:
     Attributes:
         hard: an acting relation (updates, cancels, completes) at or above this changes the
             earlier fact's state.
-        soft: an acting relation at or above this (below ``hard``) only demotes and flags.
-        contradicts: ``contradicts`` at or above this demotes and flags both.
+        soft: an acting relation at or above this (below ``hard``) only flags.
+        contradicts: ``contradicts`` at or above this flags both.
     """
 
     hard: float = 0.9

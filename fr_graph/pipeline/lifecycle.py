@@ -471,7 +471,11 @@ class Planner:
                 decision = replace(decision, hard=False)
             if not decision.hard and earlier.state is not LifecycleState.ACTIVE:
                 continue  # contesting a fact that is over already says nothing new
-            self._join_slot(earlier, later, pair.texts.older)
+            if decision.hard:
+                # Only a confident link makes one slot chain. A soft link joining slots
+                # would let Omega demote the earlier fact, and soft links chain: on long
+                # project conversations that hid still-true facts behind unrelated ones.
+                self._join_slot(earlier, later, pair.texts.older)
             clues = "; ".join(evidence(pair.texts.older, pair.texts.newer))
             effect = "" if decision.hard else ": both kept, flagged ambiguous"
             self._apply(Transition(
