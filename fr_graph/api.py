@@ -24,6 +24,7 @@ from fr_graph.bench.runner import BenchReport, run_lifecycle_bench
 from fr_graph.classify.linking import LinkVerifier, OfflineVerifier
 from fr_graph.classify.llm import LLMClassifier
 from fr_graph.classify.llm_linking import LLMLinkVerifier
+from fr_graph.classify.prose import Region
 from fr_graph.clients import LocalCrossEncoder, LocalEmbedder, build_llm_client
 from fr_graph.config import Settings
 from fr_graph.core.context import format_context
@@ -52,6 +53,7 @@ from fr_graph.pipeline.inspect import (
     FactLink,
     MemoryItem,
     MessageTrace,
+    PastedRegion,
     PolicyView,
     UserQuery,
     bind_params,
@@ -196,6 +198,7 @@ class FrGraph:
         messages: list[MessageRecord] = []
         offline: list[MessageRecord] = []
         provenance: dict[str, Provenance] = {}
+        pasted: dict[str, list[Region]] = {}
         for line, record in parsed:
             if isinstance(record, MessageRecord):
                 report.messages += 1
@@ -210,6 +213,7 @@ class FrGraph:
                                f"{str(exc).splitlines()[0]}"))
                     continue
                 offline.append(record)
+                pasted[extracted.message_id] = extracted.regions
                 report.pasted_regions += len(extracted.regions)
                 if record.role == "user" and not extracted.facts:
                     report.silent_messages.append((line, extracted.message_id))
@@ -224,7 +228,7 @@ class FrGraph:
             on_total(len(facts) + len(messages))
         ingestor = self._ingestor()
         if offline:
-            await ingestor.save_episodes(offline)
+            await ingestor.save_episodes(offline, pasted)
         await ingestor.ingest(facts, report, progress, provenance=provenance)
         if messages:
             await self.import_messages(messages, report=report, progress=progress)
@@ -314,16 +318,18 @@ class FrGraph:
 
     async def _graphiti_search(self, query: str, group_id: str, limit: int
                                ) -> list[ScoredFact]:
-        """Graphiti's own ``search_`` with an unchanged copy of EDGE_HYBRID_SEARCH_RRF."""
+        """Graphiti's own ``search_`` with an unchanged copy of EDGE_HYBRID_SEARCH_RRF, given
+        the same query vector fr-graph's own search uses (e5's query form: Graphiti would
+        embed the query as a passage)."""
         recipe = EDGE_HYBRID_SEARCH_RRF.model_copy(deep=True)  # Graphiti mutates its recipes
         recipe.limit = limit
+        vector = self.embedder.embed_query(query).tolist()
         found = await self.graphiti(group_id).search_(query, config=recipe,
-                                                      group_ids=[group_id])
+                                                      group_ids=[group_id], query_vector=vector)
         if not found.edges:
             return []
         rows = await self.store.run("fetch_facts", group_id, group_id=group_id,
-                                    edge_uuids=[e.uuid for e in found.edges],
-                                    embedding=self.embedder.embed_query(query).tolist())
+                                    edge_uuids=[e.uuid for e in found.edges], embedding=vector)
         by_uuid = {r["uuid"]: r for r in rows}
         scores = found.edge_reranker_scores or [0.0] * len(found.edges)
         return [to_scored(by_uuid[e.uuid], float(score), {"graphiti_rrf": float(score)})
@@ -450,7 +456,9 @@ class FrGraph:
         stored = await self.store.run("message_episode", group_id, group_id=group_id,
                                       episode_uuid=episode)
         text = stored[0]["content"] if stored else None
-        return MessageTrace(group_id, message_id, episode, text, items)
+        regions = [PastedRegion.parse(p) for p in (stored[0]["pasted_regions"] or [])
+                   ] if stored else []
+        return MessageTrace(group_id, message_id, episode, text, items, regions)
 
     def policy_table(self, group_id: str | None = None) -> PolicyTable:
         """The policy in force (``Settings.policy_file`` / ``FR_GRAPH_POLICY`` or the paper's

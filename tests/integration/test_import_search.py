@@ -141,3 +141,24 @@ async def test_facts_survive_closing_and_reopening_the_store(
         assert hits[0].category == "relational"
         again = await fr.import_file(group_file(tmp_path, "facts_small.jsonl", group_id))
         assert again.imported == 0
+
+
+async def test_graphitis_own_search_gets_the_query_vector_fr_graph_uses(
+    fr: FrGraph, group_id: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--policy off` is Graphiti's hybrid search at its best: the e5 *query* vector, not
+    the passage vector Graphiti's embedder would make of the query."""
+    await fr.import_file(group_file(tmp_path, "facts_small.jsonl", group_id))
+    graphiti = fr.graphiti(group_id)
+    search = graphiti.search_
+    seen: dict[str, object] = {}
+
+    async def recording(*args: object, **kwargs: object) -> object:
+        seen.update(kwargs)
+        return await search(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(graphiti, "search_", recording)
+    hits = await fr.search("chess", group_id, policy="off")
+    assert hits and hits[0].source_id == "f-6"
+    assert seen["query_vector"] == pytest.approx(fr.embedder.embed_query("chess").tolist())
+    assert seen["query_vector"] != pytest.approx(fr.embedder.embed_passages(["chess"])[0].tolist())
