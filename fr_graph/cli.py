@@ -401,6 +401,9 @@ def _show_message(group: str, message: str, as_json: bool) -> None:
         sentence = trace.sentence(item)
         if sentence is not None:
             _write(f"      from: \"{' '.join(sentence.split())}\"")
+    for region in trace.pasted:
+        _write(f"  [{region.start}:{region.end}] {region.kind} pasted, set aside "
+               f"({region.end - region.start} characters)")
 
 
 def _parse_params(pairs: list[str]) -> dict[str, str]:

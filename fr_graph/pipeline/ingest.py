@@ -149,6 +149,12 @@ class Provenance:
         return cls(episode_uuid(message), (span[0] + shift, span[1] + shift))
 
 
+def pasted_pointers(message: MessageRecord, regions: Sequence[Region]) -> list[str]:
+    """``"kind:start:end"`` per region, offsets into the message's episode content."""
+    shift = len(episode_body(message)) - len(message.content)
+    return [f"{r.kind}:{r.start + shift}:{r.end + shift}" for r in regions]
+
+
 def message_episode(message: MessageRecord, created_at: datetime) -> EpisodicNode:
     """The episode that keeps a message's whole text on the offline path."""
     return EpisodicNode(
@@ -229,9 +235,11 @@ class Ingestor:
         #: None: the shipped offline link verifier.
         self.verifier = verifier
 
-    async def save_episodes(self, messages: Sequence[MessageRecord]) -> int:
-        """Save each message as a Graphiti episode (whole text kept), unless already there.
-        Returns how many were created."""
+    async def save_episodes(self, messages: Sequence[MessageRecord],
+                            pasted: Mapping[str, Sequence[Region]] | None = None) -> int:
+        """Save each message as a Graphiti episode (whole text kept), unless already there,
+        with pointers to its pasted regions (``pasted``, by message id, offsets into the
+        message text). Returns how many were created."""
         by_group: dict[str, dict[str, MessageRecord]] = {}
         for message in messages:
             by_group.setdefault(message.group_id, {})[episode_uuid(message)] = message
@@ -242,14 +250,20 @@ class Ingestor:
             wall_now = datetime.now(UTC)
 
             async def write(runner: QueryRunner, wanted: dict[str, MessageRecord] = wanted,
-                            graphiti: Graphiti = graphiti, wall_now: datetime = wall_now
-                            ) -> int:
+                            graphiti: Graphiti = graphiti, wall_now: datetime = wall_now,
+                            group_id: str = group_id) -> int:
                 stored = await graphiti.nodes.episode.get_by_uuids(list(wanted))
                 missing = [m for u, m in wanted.items()
                            if u not in {e.uuid for e in stored}]
                 if missing:
                     await graphiti.nodes.episode.save_bulk(
                         [message_episode(m, wall_now) for m in missing])
+                    rows = [{"uuid": episode_uuid(m), "regions": pointers}
+                            for m in missing
+                            if (pointers := pasted_pointers(m, (pasted or {}).get(
+                                message_id(m), ())))]
+                    if rows:
+                        await runner.run("mark_pasted_regions", group_id, rows=rows)
                 return len(missing)
 
             created += await self.store.transact(group_id, write)

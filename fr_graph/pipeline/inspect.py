@@ -302,16 +302,32 @@ class MemoryItem:
         return asdict(self)
 
 
+@dataclass(frozen=True, slots=True)
+class PastedRegion:
+    """Pasted material offline extraction set aside: ``[start, end)`` of the episode text."""
+
+    kind: str
+    start: int
+    end: int
+
+    @classmethod
+    def parse(cls, pointer: str) -> PastedRegion:
+        """From the stored ``"kind:start:end"``."""
+        kind, start, end = pointer.rsplit(":", 2)
+        return cls(kind, int(start), int(end))
+
+
 @dataclass(slots=True)
 class MessageTrace:
     """What one message produced (``fr-graph show --message``): its episode, if one keeps
-    its text, and its facts in order of their sentence."""
+    its text, its facts in order of their sentence, and the pasted regions set aside."""
 
     group_id: str
     message_id: str
     episode_uuid: str
     episode_text: str | None
     facts: list[MemoryItem]
+    pasted: list[PastedRegion] = field(default_factory=list)
 
     def sentence(self, item: MemoryItem) -> str | None:
         """The episode text a fact came from, when both are known."""

@@ -61,6 +61,10 @@ async def test_long_and_code_heavy_messages_import_with_provenance(
     assert [trace.sentence(item) for item in trace.facts] == [
         "I'm building the order page for my bakery's Flask app", "My deadline is Friday"]
     assert [item.source_id for item in trace.facts] == ["m2#0", "m2#1"]
+    # The episode points at what was set aside: the fenced block, then the "# ..." lines.
+    assert [region.kind for region in trace.pasted] == ["code", "log"]
+    fenced = trace.episode_text[trace.pasted[0].start:trace.pasted[0].end]
+    assert fenced.startswith("```python\npartner =") and fenced.rstrip().endswith("```")
     assert not any("partner" in item.fact.lower() for item in (await fr.show(group_id)))
 
     rows = await fr.store.run_text(
@@ -101,6 +105,7 @@ def test_cli_lists_silent_messages_and_what_one_message_produced(
     assert done.returncode == 0, done.stderr
     assert "message m2 in group" in done.stdout and "2 facts" in done.stdout
     assert 'from: "My deadline is Friday"' in done.stdout
+    assert "code pasted, set aside" in done.stdout
 
     done = fr_graph(settings, "show", "--group", group_id, "--message", "m2", "--json")
     data = json.loads(done.stdout)
