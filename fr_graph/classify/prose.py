@@ -36,9 +36,10 @@ _FENCE = re.compile(r"^\s*(?:```|~~~)")
 _QUOTE = re.compile(r"^\s*>")
 _TRACE = re.compile(
     r"^\s*(?:Traceback \(most recent call last\)|File \"[^\"]*\", line \d+"
-    r"|at [\w$./<>]+\(.*\)\s*$|Caused by: |Exception in thread |\.\.\. \d+ more\s*$"
-    r"|at (?:async )?[\w$.<>]+ \(.*:\d+:\d+\)\s*$|[\w.]*(?:Error|Exception|Warning)"
-    r"(?:: .*)?\s*$|panic: |goroutine \d+ \[|\^+\s*$|~+\^~*\s*$)"
+    r"|at [\w$./<>]+\(.*\)\s*$|Caused by: |[\w.-]+:[\w/.-]+:\d+\s*$|Exception in thread "
+    r"|\.\.\. \d+ more\s*$"
+    r"|at (?:async |new )?[\w$.<>]+ \(.*:\d+:\d+\)\s*$|[\w.]*(?:Error|Exception|Warning)"
+    r"(?: \[\w+\])?(?:: .*)?\s*$|panic: |goroutine \d+ \[|\^+\s*$|~+\^~*\s*$)"
     # A source position or a memory address anywhere in a line: compiler and runtime output.
     r"|^\s*\S*[\w/-]\.[A-Za-z]{1,5}:\d+(?::\d+)?\b|\b0x[0-9a-fA-F]{4,}\b|\bgoroutine \d+\b"
     r"|^\s*\w*(?:Error|Exception)\s+Traceback\b|^\s*(?:error|warning)\[\w+\]:"
@@ -47,6 +48,8 @@ _TRACE = re.compile(
 _LOG = re.compile(
     r"^\s*(?:\[?\d{4}[-/.]\d{2}[-/.]\d{2}[ T,]\d{2}:\d{2}|\S+ - \S+ \[|\[?\d{2}:\d{2}:\d{2}[.,\]\s]"
     r"|\[?(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|CRITICAL)\]?[\s:]"
+    # A chat export: "[14/05 21:02] Rocío: ...", "12/05/2026, 21:02 - Beto: ..."
+    r"|\[?\d{1,2}[/.]\d{1,2}(?:[/.]\d{2,4})?,?\s+\d{1,2}:\d{2}(?::\d{2})?\]?\s*(?:-\s*)?[^:]{1,40}:"
     r"|\w+\s+\|\s+(?:TRACE|DEBUG|INFO|WARN|ERROR)|[$#] |>>> |\.\.\. |PS [A-Z]:\\|C:\\)"
 )
 _CODE_START = re.compile(
@@ -59,7 +62,7 @@ _CODE_START = re.compile(
     r"|\"[\w -]+\":\s|\[\w+ \"[^\"]*\"\]|[-=*#~]{3,}.*[-=*#~]{3,}\s*$)"
 )
 # Columns aligned with runs of spaces, and ruled lines under a table's header.
-_ALIGNED = re.compile(r"\S {3,}\S.*? {3,}\S")
+_ALIGNED = re.compile(r"\S {3,}\S.*? {3,}\S|\S {4,}[-+$\u00a3\u20ac(]?\d[\d,.]*\)?\s*$")
 _RULE = re.compile(r"[-=_*+|: ]{8,}$")
 _PROSE_WORD = re.compile(r"\b[a-zA-Z][a-z]+\b")
 # Punctuation code uses and prose rarely does; brackets count half ("(finally)" is prose).
@@ -84,7 +87,7 @@ def reads_as_prose(line: str) -> bool:
 # Machine output inside a line: a hex address, a source position, a CSV row, a header.
 _MACHINE = re.compile(
     r"0x[0-9a-fA-F]{3,}|[\w./-]+\.[A-Za-z]{1,5}:\d+|^[^,\s]*(?:,[^,\n]{0,40}){3,}$"
-    r"|^[^,\s]+(?:,[^,\s]*){2,}$"
+    r"|^[^,\s]+(?:,[^,\s]*){2,}$|\bv?\d+\.\d+\.\d+\b"
     r"|^\s*[A-Z][\w ./()-]{0,30}:\s+\S"
 )
 
@@ -186,39 +189,99 @@ _ADDRESSING = re.compile(
     r"\b(?:you|your|yours)\b|^\s*(?:dear|hi|hello|subject|from|to|date|re|ref|booking"
     r"|reservation|confirmation)\b[^\n]{0,60}[,:]|\b(?:kind|best|warm) regards\b"
     r"|\bsincerely\b", re.IGNORECASE | re.MULTILINE)
-_LETTER_START = re.compile(
-    r"\s*(?:(?i:dear\b|subject:|from:|to:|re:|fwd?:|forwarded message|-+ ?original message)"
-    # A title in capitals opens a pasted document: an itinerary, a recipe, a discharge sheet.
-    r"|[^a-z\n]*[A-Z]{3,}[^a-z\n]*\s[^a-z\n]*[A-Z]{3,}[^a-z\n]*$)", re.MULTILINE)
+_LETTER_HEADER = re.compile(
+    r"\s*(?i:dear\b|subject:|from:|to:|re:|fwd?:|date:.*\n\s*(?:from|to|subject):"
+    r"|forwarded message|-+ ?original message)")
+_HEADER_LINE = re.compile(r"^\s*(?:from|to|subject|date|cc|sent):\s+\S", re.I | re.M)
+_CAPS_TITLE = re.compile(
+    r"[^a-z\n]*[A-Z]{3,}[^a-z\n]*\s[^a-z\n]*[A-Z]{3,}[^a-z\n]*$")
+_SIGN_OFF = re.compile(
+    r"^\s*(?:best|best regards|best wishes|kind regards|regards|warm regards|warmly|many thanks"
+    r"|thanks|thanks again|thank you|cheers|sincerely|yours sincerely|yours faithfully|yours"
+    r"|love|all the best|saludos|un abrazo|abrazos|gr(?:ü|ue)(?:ß|ss)e|cordialement|bisous"
+    r"|take care)\b[ ,!.]*(?:\n\s*[A-Z][\w.' -]{0,40})?\s*$",
+    re.IGNORECASE | re.MULTILINE)
+# A list item, a "Key: value" line, or a quantity ("100 g flour", "2 tbsp oil").
+_STRUCTURED = re.compile(
+    r"\s*(?:[-*\u2022]|\d+[.)]|[A-Z][\w ./()&-]{0,30}:|\d[\d.,/]*\s*[a-zA-Z%]{0,5})\s+\S")
 _BLOCK = re.compile(r"\S(?:.|\n(?![ \t]*\n))*", re.MULTILINE)
 
 
 def pasted_letters(text: str, regions: list[Region]) -> list[Region]:
-    """Paragraphs the user pasted rather than wrote: a school letter, a booking email, a
-    contract clause. In a message where the user speaks in the first person elsewhere, a
-    paragraph with no first-person-singular word is someone else's text when it opens a
-    letter or document ("Dear ...", "Subject: ...", "From: ...", a title in capitals; it runs
-    until the user speaks again) or has 150+ characters and addresses its reader ("you",
-    "Kind regards")."""
+    """Paragraphs the user pasted rather than wrote: a letter or email, a booking
+    confirmation, a recipe, house rules, a discharge summary, a contract clause.
+
+    - An email header or salutation ("From: ...", "Subject: ...", "Dear ...") opens a
+      letter. When a sign-off ("Best,", "Kind regards", "Saludos") follows, the letter runs
+      to it, whoever says "I" inside it; otherwise it runs until the user speaks again.
+    - A title line over structured lines (a list, "Key: value" lines, data rows), or a title
+      in capitals, opens a document that runs until the user speaks again in the first
+      person.
+    - In a message where the user speaks in the first person elsewhere, a paragraph of 150+
+      characters with no first-person-singular word that addresses its reader ("you",
+      "Kind regards") is someone else's text.
+    """
     masked = mask_regions(text, regions)
     blocks = [(m.start(), m.end()) for m in _BLOCK.finditer(masked)]
-    if len(blocks) < 2:
+    if not blocks:
         return []
     personal = [bool(_FIRST_SINGULAR.search(masked, a, b)) for a, b in blocks]
-    if not any(personal):
-        return []
     letters: list[Region] = []
-    in_letter = False
-    for (start, end), mine in zip(blocks, personal, strict=True):
-        if mine:
-            in_letter = False
-            continue
-        # A letter's header or salutation opens it; its later paragraphs need no "you".
-        opens = bool(_LETTER_START.match(masked, start))
-        if opens or in_letter or (end - start >= 150 and _ADDRESSING.search(masked, start, end)):
+    mode: Literal["letter", "document"] | None = None
+    for index, ((start, end), mine) in enumerate(zip(blocks, personal, strict=True)):
+        block = masked[start:end]
+        # An email header already set aside as a key-value table still opens the letter.
+        before = blocks[index - 1][1] if index else 0
+        if mode is None and _HEADER_LINE.search(text, before, start):
+            mode = "letter" if any(_SIGN_OFF.search(masked, a, b)
+                                   for a, b in blocks[index:]) else "document"
+        if mode == "letter":
             letters.append(Region("letter", start, end))
-            in_letter = in_letter or opens
+            if _SIGN_OFF.search(block):
+                mode = None
+            continue
+        if _LETTER_HEADER.match(block):
+            letters.append(Region("letter", start, end))
+            signed = any(_SIGN_OFF.search(masked, a, b) for a, b in blocks[index:])
+            mode = None if _SIGN_OFF.search(block) else "letter" if signed else "document"
+            continue
+        if mine:
+            mode = None
+            continue
+        following = masked[start:blocks[index + 1][1]] if index + 1 < len(blocks) else block
+        if mode == "document" or _opens_document(following):
+            letters.append(Region("letter", start, end))
+            mode = "document"
+            continue
+        if (any(personal) and end - start >= 150
+                and _ADDRESSING.search(masked, start, end)):
+            letters.append(Region("letter", start, end))
     return letters
+
+
+def _opens_document(text: str) -> bool:
+    """A title line (short, no sentence punctuation) over structured lines, or a title in
+    capitals: "Easy Weekend Sourdough (1 loaf)" then ingredients, "House Rules - ..." then
+    numbered rules."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    if not lines:
+        return False
+    title = lines[0].strip()
+    if _CAPS_TITLE.match(title):
+        return True
+    words = title.split()
+    if not (1 <= len(words) <= 10 and len(title) <= 80 and title[:1].isupper() | (
+            title[:1] in "[(#0123456789") and title[-1:] not in ".?!,;:"
+            and not _FIRST_SINGULAR.search(title)):
+        return False
+    structured = sum(bool(_STRUCTURED.match(line)) or _dense(line) for line in lines[1:12])
+    if structured >= 2 and structured * 2 >= min(len(lines) - 1, 11):
+        return True
+    # A headline in title case over long impersonal prose: a pasted article.
+    capitalized = sum(w[:1].isupper() for w in words if len(w) > 3)
+    body = "\n".join(lines[1:])
+    return (len(words) >= 3 and capitalized * 3 >= 2 * max(1, sum(len(w) > 3 for w in words))
+            and len(body) >= 300 and not _FIRST_SINGULAR.search(body))
 
 
 def mask_regions(text: str, regions: list[Region]) -> str:

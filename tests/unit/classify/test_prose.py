@@ -87,3 +87,34 @@ def test_a_document_under_a_title_in_capitals_is_set_aside_until_the_user_speaks
     text = f"Our anniversary trip, booked!\n\n{itinerary}\n\nI think day 2 is too much."
     regions = pasted_letters(text, pasted_regions(text))
     assert [text[r.start:r.end] for r in regions] == itinerary.split("\n\n")
+
+
+def test_a_signed_email_is_set_aside_to_its_sign_off_even_when_its_writer_says_i() -> None:
+    email = ("From: Valentina Ortiz <v@bodega.example>\nSubject: Re: website ideas\n\n"
+             "Hi!! My father and I loved the first draft.\n\n1. An online shop\n"
+             "2. A booking calendar\n\nUn abrazo,\nValentina")
+    text = f"I'm a freelance web developer.\n\n{email}\n\nShould I send a second quote?"
+    regions = pasted_regions(text)
+    letters = pasted_letters(text, regions)
+    covered = "".join(text[r.start:r.end] for r in sorted(regions + letters,
+                                                          key=lambda r: r.start))
+    assert "My father and I" in covered and "Un abrazo" in covered
+    assert "freelance" not in covered and "second quote" not in covered
+
+
+@pytest.mark.parametrize("document", [
+    "Easy Weekend Sourdough (1 loaf)\n\n100 g active starter\n375 g water\n500 g flour\n\n"
+    "1. Mix starter and water.\n2. Add flour and rest 1 hour.",
+    "House Rules - Machiya Suzuran\n1. Check-in 16:00-21:00.\n2. No shoes inside.\n"
+    "3. Quiet hours 21:00-8:00.",
+    "[14/05 21:02] Rocío: No vamos a vender la casa.\n[14/05 21:05] Beto: Nadie ha dicho "
+    "vender.\n[14/05 21:06] Rocío: Eso mismo dijo Lupita.",
+    "Pay period: 29/09/2026 - 12/10/2026\nGross earnings               3,846.15\n"
+    "Net pay                      2,644.15",
+])
+def test_pasted_documents_give_no_prose_to_extract(document: str) -> None:
+    text = f"I'm trying to make sense of this.\n\n{document}\n\nI think it's fine?"
+    regions = pasted_regions(text)
+    regions += pasted_letters(text, regions)
+    masked = mask_regions(text, regions)
+    assert " ".join(masked.split()) == "I'm trying to make sense of this. I think it's fine?"
