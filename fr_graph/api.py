@@ -33,7 +33,13 @@ from fr_graph.core.lifecycle import LifecycleState
 from fr_graph.core.ontology import Category
 from fr_graph.core.policy import PolicyTable
 from fr_graph.core.rerank import FULL, UNTYPED, Ranked, RerankConfig, rerank
-from fr_graph.errors import ConfigError, ImportValidationError, InputError, NotFoundError
+from fr_graph.errors import (
+    ConfigError,
+    FrGraphError,
+    ImportValidationError,
+    InputError,
+    NotFoundError,
+)
 from fr_graph.overlay import to_iso
 from fr_graph.pipeline.backfill import BackfillReport, backfill_groups
 from fr_graph.pipeline.control import ForgetReport, PurgeReport, RecategorizeReport
@@ -123,8 +129,14 @@ class FrGraph:
 
     async def open(self) -> Self:
         if self._store is None:
+            store = open_store(self.settings, self._tracer)
+            try:
+                await store.check_reachable()
+            except FrGraphError:
+                await store.close()
+                raise
             self._embedder = LocalEmbedder()
-            self._store = open_store(self.settings, self._tracer)
+            self._store = store
         return self
 
     async def close(self) -> None:

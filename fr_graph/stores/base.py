@@ -164,6 +164,11 @@ class GraphStore(ABC):
         """Whether ``exc`` is worth retrying (the store was briefly unreachable or busy)."""
         return False
 
+    async def check_reachable(self) -> None:  # noqa: B027 - embedded stores need nothing
+        """Fail fast, in one line, when the backend cannot be reached at all (a wrong
+        ``--db`` or a server that is not running), instead of after every retry of the
+        first query. Embedded stores are always reachable."""
+
     async def close(self) -> None:
         await settle_index_task(self.driver)
         await self.driver.close()  # type: ignore[no-untyped-call]

@@ -4,19 +4,27 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import math
 import re
 import time
+import warnings
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from neo4j import AsyncTransaction
-from neo4j.exceptions import ServiceUnavailable, SessionExpired, TransientError
+from neo4j.exceptions import (
+    DriverError,
+    Neo4jError,
+    ServiceUnavailable,
+    SessionExpired,
+    TransientError,
+)
 
 from fr_graph import cypher
 from fr_graph._graphiti import GraphDriver, Neo4jDriver
 from fr_graph.config import Settings
-from fr_graph.errors import StoreError
+from fr_graph.errors import StoreError, StoreUnavailable
 from fr_graph.stores.base import (
     GraphStore,
     QueryRunner,
@@ -29,6 +37,8 @@ from fr_graph.stores.base import (
 # Sizing the vector-index request. The 5.26 index cannot filter by group, so a group that
 # holds ``share`` of the store finds about ``fetch * share`` of its facts among the index's
 # top ``fetch`` hits; beyond a point, scanning the group exactly is cheaper.
+#: How long opening waits for a Neo4j server to answer at all.
+REACHABLE_TIMEOUT_S = 10.0
 _SHARE_MARGIN = 2.0  # ask for twice the hits the group's share predicts
 # Measured (10k group among 365k facts): asking the index for 4,380 hits took 229 ms, the
 # exact scan of the 10k group 283 ms, 12,000 hits 369 ms; an index hit costs about what a
@@ -101,6 +111,32 @@ class Neo4jStore(GraphStore):
         assert settings.db is not None
         driver = Neo4jDriver(settings.db, settings.neo4j_user, settings.neo4j_password)
         return cls(driver, settings, tracer)
+
+    async def check_reachable(self) -> None:
+        assert isinstance(self.driver, Neo4jDriver)
+        # The driver logs a warning per retry of the index build Graphiti started; the
+        # outcome is reported once, below.
+        neo4j_log = logging.getLogger("neo4j")
+        level = neo4j_log.level
+        neo4j_log.setLevel(logging.ERROR)
+        try:
+            await asyncio.wait_for(self.driver.client.verify_connectivity(),
+                                   REACHABLE_TIMEOUT_S)
+        except (OSError, TimeoutError, Neo4jError, DriverError) as exc:
+            # That index build would retry for 30 s: it cannot succeed, so stop it. Its
+            # queries, created but never run, would each warn when collected.
+            warnings.filterwarnings("ignore", category=RuntimeWarning,
+                                    message="coroutine 'Neo4jDriver._execute_index_query'")
+            task = getattr(self.driver, "_init_task", None)
+            if task is not None and not task.done():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+            raise StoreUnavailable(
+                f"--db {self.settings.db}: cannot reach Neo4j ({one_line(exc)}); is the "
+                "server running and the address right?") from None
+        finally:
+            neo4j_log.setLevel(level)
 
     def driver_for(self, group_id: str) -> GraphDriver:
         return self.driver

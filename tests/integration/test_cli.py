@@ -72,3 +72,14 @@ def test_user_errors_print_one_line_and_exit_non_zero(settings: Settings, group_
         assert len(error_lines) == 1, (args, done.stderr)
     done = fr_graph(settings, "import", "--strict", str(bad))
     assert "line 1" in done.stderr and "observed_at" in done.stderr
+
+
+def test_an_unreachable_neo4j_is_one_line_at_once() -> None:
+    """A wrong --db or a stopped server: one line naming the address, before any retry."""
+    env = {k: v for k, v in os.environ.items() if k != "FR_GRAPH_DB"}
+    done = subprocess.run(
+        [sys.executable, "-m", "fr_graph.cli", "--db", "bolt://127.0.0.1:1", "search", "x",
+         "--group", "g"], env=env, capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines() == [done.stderr.strip()]
+    assert done.stderr.startswith("error: --db bolt://127.0.0.1:1: cannot reach Neo4j (")
