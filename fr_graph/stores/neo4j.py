@@ -113,16 +113,27 @@ class Neo4jStore(GraphStore):
         return cls(driver, settings, tracer)
 
     async def check_reachable(self) -> None:
+        """Verify the connection, retried like any query (``store_attempts`` with backoff):
+        a server that is restarting is waited for, a wrong address fails in seconds."""
         assert isinstance(self.driver, Neo4jDriver)
+        client = self.driver.client
+
+        async def once() -> None:
+            try:
+                await asyncio.wait_for(client.verify_connectivity(), REACHABLE_TIMEOUT_S)
+            except (OSError, TimeoutError, Neo4jError, DriverError) as exc:
+                # Unreachable counts as transient, so the attempts apply.
+                cause = exc if self._is_transient(exc) else ServiceUnavailable(one_line(exc))
+                raise StoreError(one_line(exc), query="verify_connectivity") from cause
+
         # The driver logs a warning per retry of the index build Graphiti started; the
         # outcome is reported once, below.
         neo4j_log = logging.getLogger("neo4j")
         level = neo4j_log.level
         neo4j_log.setLevel(logging.ERROR)
         try:
-            await asyncio.wait_for(self.driver.client.verify_connectivity(),
-                                   REACHABLE_TIMEOUT_S)
-        except (OSError, TimeoutError, Neo4jError, DriverError) as exc:
+            await self.with_retries("verify_connectivity", once)
+        except StoreUnavailable as exc:
             # That index build would retry for 30 s: it cannot succeed, so stop it. Its
             # queries, created but never run, would each warn when collected.
             warnings.filterwarnings("ignore", category=RuntimeWarning,
@@ -133,8 +144,9 @@ class Neo4jStore(GraphStore):
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
             raise StoreUnavailable(
-                f"--db {self.settings.db}: cannot reach Neo4j ({one_line(exc)}); is the "
-                "server running and the address right?") from None
+                f"store unavailable after {self.settings.store_attempts} attempts: cannot "
+                f"reach Neo4j at --db {self.settings.db} ({one_line(exc.__cause__ or exc)}); "
+                "is the server running and the address right?") from None
         finally:
             neo4j_log.setLevel(level)
 

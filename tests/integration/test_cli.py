@@ -82,4 +82,5 @@ def test_an_unreachable_neo4j_is_one_line_at_once() -> None:
          "--group", "g"], env=env, capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 1
     assert done.stderr.strip().splitlines() == [done.stderr.strip()]
-    assert done.stderr.startswith("error: --db bolt://127.0.0.1:1: cannot reach Neo4j (")
+    assert done.stderr.startswith("error: store unavailable after 4 attempts: cannot reach "
+                                  "Neo4j at --db bolt://127.0.0.1:1 (")
