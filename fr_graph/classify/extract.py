@@ -499,6 +499,8 @@ _DECLARATIVE = re.compile(
 def _project_note(clause: str) -> bool:
     """A terse note about the user's own project or plans, written without a subject."""
     return bool(_DECLARATIVE.search(clause)) and reads_as_prose(clause)
+
+
 _HEADING_OR_TAIL = re.compile(
     r"^(?:of|for|to|with|from|by|about|into|than)\b",
     re.IGNORECASE)
@@ -617,15 +619,18 @@ def extract_message(text: str, observed_at: datetime) -> MessageExtraction:
             resolved = _resolve_pronoun(clause, person)
             person = _person_of(clause) or (person if resolved else None)
             clause = resolved or clause
-            if (_is_question_or_chatter(clause, terminator if c_end == s_end else "")
-                    or _REQUEST_START.match(clause) or _ASKING.match(clause)):
-                verdict = classify_fact(clause, observed_at)
-                if not (verdict.instruction_like and _REQUEST_START.match(clause)):
-                    for statement, d_start, d_end in _disclosures(prose, span_start, span_end):
-                        if not add(statement, (d_start, d_end)):
-                            return MessageExtraction(facts, regions)
-                    continue
-            verdict = classify_fact(clause, observed_at)
+            request = bool(_REQUEST_START.match(clause))
+            verdict = classify_fact(clause, observed_at) if request else None
+            if ((_is_question_or_chatter(clause, terminator if c_end == s_end else "")
+                    or request or _ASKING.match(clause))
+                    and not (verdict and verdict.instruction_like)):
+                # Asked, not told: keep only what it discloses in passing. (An instruction
+                # to the assistant is kept whole, for the classifier to quarantine.)
+                for statement, d_start, d_end in _disclosures(prose, span_start, span_end):
+                    if not add(statement, (d_start, d_end)):
+                        return MessageExtraction(facts, regions)
+                continue
+            verdict = verdict or classify_fact(clause, observed_at)
             # "saw a double rainbow", "qualified as a solicitor": chat drops the "I".
             personal = bool(_PERSONAL.search(clause) or _PAST_START.match(clause)
                             or _BEEN_START.match(clause) or resolved)

@@ -19,6 +19,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import partial
 
 from fr_graph._graphiti import EntityEdge, EntityNode, EpisodeType, EpisodicNode, Graphiti
 from fr_graph.classify.extract import extract_message
@@ -145,13 +146,18 @@ class Provenance:
 
     @classmethod
     def of(cls, message: MessageRecord, span: tuple[int, int]) -> Provenance:
-        shift = len(episode_body(message)) - len(message.content)
+        shift = _body_offset(message)
         return cls(episode_uuid(message), (span[0] + shift, span[1] + shift))
+
+
+def _body_offset(message: MessageRecord) -> int:
+    """Where the message text starts in its episode's content (after ``speaker: ``)."""
+    return len(episode_body(message)) - len(message.content)
 
 
 def pasted_pointers(message: MessageRecord, regions: Sequence[Region]) -> list[str]:
     """``"kind:start:end"`` per region, offsets into the message's episode content."""
-    shift = len(episode_body(message)) - len(message.content)
+    shift = _body_offset(message)
     return [f"{r.kind}:{r.start + shift}:{r.end + shift}" for r in regions]
 
 
@@ -246,28 +252,25 @@ class Ingestor:
         created = 0
         for group_id, wanted in by_group.items():
             await self.store.ensure_schema(group_id)
-            graphiti = self.graphiti_for(group_id)
-            wall_now = datetime.now(UTC)
-
-            async def write(runner: QueryRunner, wanted: dict[str, MessageRecord] = wanted,
-                            graphiti: Graphiti = graphiti, wall_now: datetime = wall_now,
-                            group_id: str = group_id) -> int:
-                stored = await graphiti.nodes.episode.get_by_uuids(list(wanted))
-                missing = [m for u, m in wanted.items()
-                           if u not in {e.uuid for e in stored}]
-                if missing:
-                    await graphiti.nodes.episode.save_bulk(
-                        [message_episode(m, wall_now) for m in missing])
-                    rows = [{"uuid": episode_uuid(m), "regions": pointers}
-                            for m in missing
-                            if (pointers := pasted_pointers(m, (pasted or {}).get(
-                                message_id(m), ())))]
-                    if rows:
-                        await runner.run("mark_pasted_regions", group_id, rows=rows)
-                return len(missing)
-
-            created += await self.store.transact(group_id, write)
+            created += await self.store.transact(
+                group_id, partial(self._write_episodes, group_id, wanted, pasted or {}))
         return created
+
+    async def _write_episodes(self, group_id: str, wanted: Mapping[str, MessageRecord],
+                              pasted: Mapping[str, Sequence[Region]], runner: QueryRunner
+                              ) -> int:
+        graphiti = self.graphiti_for(group_id)
+        stored = {e.uuid for e in await graphiti.nodes.episode.get_by_uuids(list(wanted))}
+        missing = [m for u, m in wanted.items() if u not in stored]
+        if not missing:
+            return 0
+        wall_now = datetime.now(UTC)
+        await graphiti.nodes.episode.save_bulk([message_episode(m, wall_now) for m in missing])
+        rows = [{"uuid": episode_uuid(m), "regions": pointers} for m in missing
+                if (pointers := pasted_pointers(m, pasted.get(message_id(m), ())))]
+        if rows:
+            await runner.run("mark_pasted_regions", group_id, rows=rows)
+        return len(missing)
 
     async def ingest(self, facts: Sequence[FactRecord], report: ImportReport,
                      progress: Progress | None = None, *,
