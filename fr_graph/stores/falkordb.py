@@ -11,6 +11,7 @@ import contextlib
 import fcntl
 import os
 import shutil
+from contextvars import ContextVar
 from pathlib import Path
 from typing import IO, Any
 from urllib.parse import urlparse
@@ -29,6 +30,9 @@ from fr_graph.stores.base import (
 
 # Graph names that are not groups: Graphiti's default database, FalkorDB's own, the audit.
 _NOT_GROUPS = {"default_db", "_", AUDIT_GRAPH}
+
+#: How long opening a store waits for a rebuilt fact index (FalkorDB builds in the background).
+_INDEX_BUILD_WAIT_S = 120.0
 
 
 def fulltext_query(text: str) -> str:
@@ -105,6 +109,38 @@ async def _wait_for_exit(pid: int, within: float) -> None:
         await asyncio.sleep(0.02)
 
 
+#: Set while a store mends a group's fact index, so the mending queries skip the check.
+_MENDING: ContextVar[bool] = ContextVar("fr_graph_mending_fact_index", default=False)
+
+
+class GroupGraphDriver(FalkorDriver):
+    """Graphiti's FalkorDB driver bound to one group's graph, with two upstream bugs worked
+    around (see "Upstream bugs worked around" in cypher/README.md):
+
+    - Before its first query on the graph (fr-graph's or Graphiti's own), the store checks
+      that FalkorDB loaded the graph's fact index whole, and rebuilds it if not.
+    - Graphiti 0.31's fulltext group filter matches nothing for a group id holding a '-'
+      (the index splits the stored id into words); the graph holds that group alone, so the
+      filter is dropped rather than mended.
+    """
+
+    def __init__(self, store: FalkorStore, group_id: str) -> None:
+        self._store = store  # before super().__init__, which schedules an index build
+        super().__init__(falkor_db=store._client, database=group_id)
+
+    async def execute_query(self, cypher_query_: Any, **kwargs: Any) -> Any:
+        await self._store.mend_fact_index_once(self._database)
+        return await super().execute_query(cypher_query_, **kwargs)
+
+    def build_fulltext_query(self, query: str, group_ids: list[str] | None = None,
+                             max_query_length: int = 128) -> str:
+        from graphiti_core.driver.falkordb.fulltext import build_falkor_fulltext_query
+
+        if group_ids is not None and set(group_ids) != {self._database}:
+            return build_falkor_fulltext_query(query, group_ids, max_query_length)
+        return build_falkor_fulltext_query(query, None, max_query_length)
+
+
 class FalkorStore(GraphStore):
     dialect: cypher.Dialect = "falkordb"
 
@@ -115,6 +151,8 @@ class FalkorStore(GraphStore):
         self._client = driver.client
         self._embedded = embedded
         self._drivers: dict[str, GraphDriver] = {}
+        self._checked_fact_index: set[str] = set()
+        self._mend_lock = asyncio.Lock()
 
     @classmethod
     def open_embedded(cls, settings: Settings, tracer: Tracer | None = None) -> FalkorStore:
@@ -132,7 +170,7 @@ class FalkorStore(GraphStore):
     def driver_for(self, group_id: str) -> GraphDriver:
         driver = self._drivers.get(group_id)
         if driver is None:
-            driver = FalkorDriver(falkor_db=self._client, database=group_id)
+            driver = GroupGraphDriver(self, group_id)
             self._drivers[group_id] = driver
         return driver
 
@@ -140,9 +178,12 @@ class FalkorStore(GraphStore):
         return group_id  # indexes are per graph
 
     async def _create_schema(self, group_id: str) -> None:
-        driver = self.driver_for(group_id)
-        await settle_index_task(driver)
-        await driver.build_indices_and_constraints()
+        await settle_index_task(self.driver_for(group_id))
+        await self._build_indexes(group_id)
+
+    async def _build_indexes(self, group_id: str) -> None:
+        """Graphiti's indexes (range before fulltext), then fr-graph's; each idempotent."""
+        await self.driver_for(group_id).build_indices_and_constraints()
         for statement in cypher.load_statements("schema", self.dialect):
             text = statement.replace("{embedding_dim}", str(int(self.settings.embedding_dim)))
             try:
@@ -150,6 +191,59 @@ class FalkorStore(GraphStore):
             except StoreError as exc:
                 if "already indexed" not in str(exc) and "already exists" not in str(exc):
                     raise
+
+    async def mend_fact_index_once(self, group_id: str) -> None:
+        """Rebuild the group's fact index if FalkorDB loaded it broken; once per process.
+
+        FalkorDB 4.22 loads an edge index from disk that no longer finds an edge when the
+        edge's endpoints are labelled, which is how Graphiti searches and looks facts up:
+        plain Graphiti found nothing after a restart. Checking costs two point queries; only
+        a broken index is rebuilt.
+        """
+        if _MENDING.get() or group_id in self._checked_fact_index:
+            return
+        async with self._mend_lock:
+            if group_id in self._checked_fact_index:
+                return
+            token = _MENDING.set(True)
+            try:
+                if group_id in await self._client.list_graphs() and \
+                        await self.fact_index_broken(group_id):
+                    await self.rebuild_fact_index(group_id)
+            finally:
+                _MENDING.reset(token)
+            self._checked_fact_index.add(group_id)
+
+    async def fact_index_broken(self, group_id: str) -> bool:
+        """Whether an indexed lookup of a fact between Entity nodes misses a fact a scan
+        finds (the upstream bug; tests check it is still there)."""
+        rows = await self.run("some_fact_uuid", group_id)
+        if not rows or rows[0]["uuid"] is None:
+            return False
+        found = await self.run("fact_index_lookup", group_id, uuid=rows[0]["uuid"])
+        return int(found[0]["found"]) == 0
+
+    async def rebuild_fact_index(self, group_id: str) -> None:
+        """Drop every field of the RELATES_TO index and build Graphiti's and fr-graph's
+        anew (a field left behind keeps the broken index alive). The driver's background
+        index build waits for this (its queries check the index first), so it cannot create
+        fulltext fields before range ones, which breaks range lookups again."""
+        for statement in cypher.load_statements("drop_fact_indexes", self.dialect):
+            try:
+                await self.run_text("drop_fact_indexes", statement, group_id)
+            except StoreError as exc:
+                if "Unable to drop index" not in str(exc):
+                    raise
+        await self._build_indexes(group_id)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + _INDEX_BUILD_WAIT_S
+        while loop.time() < deadline:
+            rows = await self.run("fact_index_status", group_id)
+            if all(r["status"] == "OPERATIONAL" for r in rows):
+                return
+            await asyncio.sleep(0.05)
+        raise StoreError(f"group {group_id!r}: the rebuilt fact index was not ready within "
+                         f"{_INDEX_BUILD_WAIT_S:.0f} s", query="fact_index_status")
 
     async def has_group(self, group_id: str) -> bool:
         # Any query on a missing graph creates it empty, so ask before touching it.
