@@ -11,21 +11,37 @@ Example:
 from __future__ import annotations
 
 import asyncio
+from collections import Counter
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal, Self, TypeVar
 
+import numpy as np
+
 from fr_graph import cypher
-from fr_graph._graphiti import EDGE_HYBRID_SEARCH_RRF, Graphiti, LLMClient
+from fr_graph._graphiti import (
+    EDGE_HYBRID_SEARCH_RRF,
+    CrossEncoderClient,
+    EmbedderClient,
+    GraphDriver,
+    Graphiti,
+    LLMClient,
+)
 from fr_graph.bench.dataset import Size as BenchSize
 from fr_graph.bench.runner import BenchReport, run_lifecycle_bench
 from fr_graph.classify.linking import LinkVerifier, OfflineVerifier
 from fr_graph.classify.llm import LLMClassifier
 from fr_graph.classify.llm_linking import LLMLinkVerifier
 from fr_graph.classify.prose import Region
-from fr_graph.clients import LocalCrossEncoder, LocalEmbedder, build_llm_client
+from fr_graph.clients import (
+    LocalCrossEncoder,
+    LocalEmbedder,
+    build_graph_embedder,
+    build_llm_client,
+    describe_embedder,
+)
 from fr_graph.config import Settings
 from fr_graph.core.context import format_context
 from fr_graph.core.intent import QueryAnalysis, analyze_query
@@ -82,7 +98,14 @@ from fr_graph.pipeline.search import (
     gather_candidates,
     to_scored,
 )
-from fr_graph.stores.base import GraphStore, Tracer, check_group_id, open_store
+from fr_graph.pipeline.vectors import FactEmbedders, check_embedder, fill_lifecycle_vectors
+from fr_graph.stores.base import (
+    GraphStore,
+    Tracer,
+    check_group_id,
+    open_store,
+    store_for_driver,
+)
 
 T = TypeVar("T")
 Progress = Callable[[int], None]
@@ -104,6 +127,35 @@ class GroupStats:
 class SyncReport:
     groups: int
     repaired: int
+    #: Facts given fr-graph's own vector back (only when the deployment's embedder is not
+    #: the local one: Graphiti's re-save drops properties it does not know).
+    vectors: int = 0
+
+
+@dataclass(slots=True)
+class FactView:
+    """One fact as :meth:`FrGraph.fact` shows it."""
+
+    group_id: str
+    item: MemoryItem
+    links: list[FactLink]
+
+
+@dataclass(slots=True)
+class SearchReport:
+    """A search's hits, and what the lifecycle hid from them.
+
+    Attributes:
+        hits: the ranked facts, best first.
+        hidden: candidates the lifecycle masked (superseded, retracted, expired, ...), by
+            state; they matched the query but are not current.
+        history: with ``include_history``, those hidden facts, best match first (score: their
+            cosine to the query).
+    """
+
+    hits: list[ScoredFact]
+    hidden: dict[str, int] = field(default_factory=dict)
+    history: list[ScoredFact] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,25 +169,55 @@ class BatchQuery:
 class FrGraph:
     """fr-graph on one graph store. Open with ``async with`` or :meth:`open`."""
 
-    def __init__(self, settings: Settings | None = None, *, tracer: Tracer | None = None):
+    def __init__(self, settings: Settings | None = None, *, tracer: Tracer | None = None,
+                 driver: GraphDriver | None = None, embedder: EmbedderClient | None = None,
+                 llm_client: LLMClient | None = None,
+                 cross_encoder: CrossEncoderClient | None = None):
+        """``settings`` name the store and the clients to build. Clients given here are used
+        instead (see :meth:`attach`): ``driver`` is the store (not closed by :meth:`close`),
+        ``embedder`` the deployment's embedder, which Graphiti's vectors hold."""
         self.settings = settings or Settings()
+        if embedder is not None and not isinstance(embedder, LocalEmbedder):
+            self.settings = self.settings.model_copy(
+                update={"embedder": describe_embedder(embedder)})
         self._tracer = tracer
+        self._given_driver = driver
+        self._given_embedder = embedder
+        self._given_cross_encoder = cross_encoder
         self._store: GraphStore | None = None
-        self._embedder: LocalEmbedder | None = None
+        self._embedders: FactEmbedders | None = None
         self._graphiti: dict[str, Graphiti] = {}
-        self._llm: LLMClient | None = None
+        self._llm: LLMClient | None = llm_client
         self.policy = (PolicyTable.from_toml(self.settings.policy_file)
                        if self.settings.policy_file else PolicyTable.default())
 
+    @classmethod
+    def attach(cls, graphiti: Graphiti, settings: Settings | None = None, *,
+               tracer: Tracer | None = None) -> FrGraph:
+        """fr-graph on an existing Graphiti instance: its driver (the store), embedder, LLM
+        and cross-encoder. Open it as usual; closing it leaves the driver open.
+
+        Example:
+            >>> async with FrGraph.attach(graphiti) as fr:                  # doctest: +SKIP
+            ...     await fr.backfill()
+        """
+        return cls(settings, tracer=tracer, driver=graphiti.driver, embedder=graphiti.embedder,
+                   llm_client=graphiti.llm_client, cross_encoder=graphiti.cross_encoder)
+
     async def open(self) -> Self:
         if self._store is None:
-            store = open_store(self.settings, self._tracer)
+            store = (open_store(self.settings, self._tracer) if self._given_driver is None
+                     else store_for_driver(self._given_driver, self.settings, self._tracer))
             try:
                 await store.check_reachable()
+                local = LocalEmbedder()
+                graph = self._given_embedder or build_graph_embedder(self.settings.embedder,
+                                                                     local)
+                await check_embedder(store, self.settings.embedder)
             except FrGraphError:
                 await store.close()
                 raise
-            self._embedder = LocalEmbedder()
+            self._embedders = FactEmbedders(local, graph, self.settings.embedder)
             self._store = store
         return self
 
@@ -159,9 +241,15 @@ class FrGraph:
 
     @property
     def embedder(self) -> LocalEmbedder:
-        if self._embedder is None:
+        """fr-graph's own (local e5) embedder: its ranking and linking vectors."""
+        return self.embedders.local
+
+    @property
+    def embedders(self) -> FactEmbedders:
+        """The local embedder and the deployment's (which Graphiti's vectors hold)."""
+        if self._embedders is None:
             raise RuntimeError("FrGraph is not open: use 'async with FrGraph(...)'")
-        return self._embedder
+        return self._embedders
 
     @property
     def llm_client(self) -> LLMClient:
@@ -182,15 +270,17 @@ class FrGraph:
         return OfflineVerifier()
 
     def graphiti(self, group_id: str) -> Graphiti:
-        """A Graphiti client bound to the graph that holds ``group_id`` (always our clients)."""
+        """A Graphiti client bound to the graph that holds ``group_id``, with the deployment's
+        embedder (and the clients given to :meth:`attach`, else fr-graph's own)."""
         driver = self.store.driver_for(group_id)
         key = str(id(driver))
         if key not in self._graphiti:
             self._graphiti[key] = Graphiti(
                 graph_driver=driver,
-                llm_client=build_llm_client(self.settings.llm),
-                embedder=self.embedder,
-                cross_encoder=LocalCrossEncoder(self.embedder),
+                llm_client=self._llm or build_llm_client(self.settings.llm),
+                embedder=self.embedders.graph,
+                cross_encoder=(self._given_cross_encoder
+                               or LocalCrossEncoder(self.embedders.local)),
             )
         return self._graphiti[key]
 
@@ -205,6 +295,18 @@ class FrGraph:
         parsed, problems = read_file(path)
         if strict and problems:
             raise ImportValidationError(problems)
+        return await self._import_parsed(parsed, problems, progress, on_total)
+
+    async def add_records(self, records: Sequence[FactRecord | MessageRecord]
+                          ) -> ImportReport:
+        """Import validated records held in memory, as :meth:`import_file` imports a file's
+        lines (messages: facts taken offline, or Graphiti's ``add_episode`` with an LLM)."""
+        return await self._import_parsed(list(enumerate(records, start=1)), [])
+
+    async def _import_parsed(self, parsed: Sequence[tuple[int, FactRecord | MessageRecord]],
+                             problems: list[tuple[int, str]],
+                             progress: Progress | None = None,
+                             on_total: Callable[[int], None] | None = None) -> ImportReport:
         report = ImportReport(lines=len(parsed) + len(problems), rejected=problems)
         facts: list[FactRecord] = []
         messages: list[MessageRecord] = []
@@ -254,7 +356,7 @@ class FrGraph:
         return report
 
     def _ingestor(self) -> Ingestor:
-        return Ingestor(self.store, self.embedder, self.graphiti, self.policy,
+        return Ingestor(self.store, self.embedders, self.graphiti, self.policy,
                         classifier=self.classifier(), verifier=self.link_verifier())
 
     async def import_messages(self, messages: Sequence[MessageRecord], *,
@@ -295,17 +397,39 @@ class FrGraph:
         ``off`` (Graphiti's own hybrid search, unchanged). ``config`` overrides the
         reranker switches (ablations).
         """
+        return (await self.search_report(query, group_id, now=now, limit=limit,
+                                         policy=policy, config=config)).hits
+
+    async def search_report(self, query: str, group_id: str, *, now: datetime | None = None,
+                            limit: int = 10, policy: Policy = "full",
+                            config: RerankConfig | None = None,
+                            include_history: bool = False) -> SearchReport:
+        """:meth:`search`, with what the lifecycle hid from the answer: how many candidates
+        were masked, by their state, and (``include_history``) those facts themselves,
+        best match first. Graphiti's own search (``off``) hides nothing."""
         now = _check_search(query, group_id, limit, policy, now)
         if not await self.store.has_group(group_id):
-            return []
+            return SearchReport([])
         if policy == "off":
-            return await self._graphiti_search(query, group_id, limit)
+            return SearchReport(await self._graphiti_search(query, group_id, limit))
         analysis = analyze_query(query, now)
         candidates = await gather_candidates(self.store, self.embedder, group_id, query,
                                              analysis)
         if not candidates.rows:
-            return []
+            return SearchReport([])
         ranked = self._rerank(candidates, analysis, group_id, now, policy, config)
+        hidden_rows = [i for i in np.argsort(-candidates.cosine, kind="stable")
+                       if ranked.masked[i]]
+        hidden = Counter(str((candidates.rows[i].get("overlay") or {}).get("state")
+                             or "unannotated") for i in hidden_rows)
+        history = ([to_scored(candidates.rows[i], float(candidates.cosine[i]),
+                              {"cosine": float(candidates.cosine[i])})
+                    for i in hidden_rows[:limit]] if include_history else [])
+        hits = await self._ranked_hits(query, now, limit, policy, candidates, ranked)
+        return SearchReport(hits, dict(hidden), history)
+
+    async def _ranked_hits(self, query: str, now: datetime, limit: int, policy: Policy,
+                           candidates: Candidates, ranked: Ranked) -> list[ScoredFact]:
         terms = {"cosine": candidates.cosine, **ranked.terms}
         distilling = policy == "full" and self.settings.use_llm_distill
         hits = [
@@ -336,8 +460,11 @@ class FrGraph:
         recipe = EDGE_HYBRID_SEARCH_RRF.model_copy(deep=True)  # Graphiti mutates its recipes
         recipe.limit = limit
         vector = self.embedder.embed_query(query).tolist()
+        graph_vector = (vector if self.embedders.shared
+                        else await self.embedders.graph.create(query))
         found = await self.graphiti(group_id).search_(query, config=recipe,
-                                                      group_ids=[group_id], query_vector=vector)
+                                                      group_ids=[group_id],
+                                                      query_vector=graph_vector)
         if not found.edges:
             return []
         rows = await self.store.run("fetch_facts", group_id, group_id=group_id,
@@ -452,6 +579,17 @@ class FrGraph:
         rows = await self.store.run("memory_listing", group_id, group_id=group_id,
                                     state=state, category=category)
         return memory_items(rows)
+
+    async def fact(self, uuid: str, *, group_id: str | None = None) -> FactView:
+        """One fact with its lifecycle and its supersession links, both ways.
+
+        Raises:
+            NotFoundError: no fact with that uuid (in ``group_id``, when given).
+        """
+        group = await self._fact_group(uuid, group_id)
+        [item] = memory_items(await self.store.run("memory_item", group, uuid=uuid))
+        links = [FactLink(**r) for r in await self.store.run("fact_links", group, uuid=uuid)]
+        return FactView(group_id=group, item=item, links=links)
 
     async def show_message(self, group_id: str, message_id: str) -> MessageTrace:
         """What message ``message_id`` of ``group_id`` produced: its facts (in the order of
@@ -583,8 +721,24 @@ class FrGraph:
         from fr_graph.pipeline.control import purge_facts
 
         group = await self._fact_group(uuid, group_id)
-        return await purge_facts(self.store, self.embedder, group, [uuid],
+        return await purge_facts(self.store, self.embedders, group, [uuid],
                                  now=now or datetime.now(UTC), reason=reason)
+
+    async def purge_episode(self, episode_uuid: str, group_id: str, *,
+                            reason: str | None = None, now: datetime | None = None
+                            ) -> PurgeReport:
+        """Hard-delete episode ``episode_uuid`` of ``group_id`` and every fact only it
+        supports (each purged as :meth:`purge` does); an audit record keeps the ids, time
+        and reason. Irreversible.
+
+        Raises:
+            NotFoundError: no such episode in the group.
+        """
+        from fr_graph.pipeline.control import purge_episode
+
+        check_group_id(group_id)
+        return await purge_episode(self.store, self.embedders, group_id, episode_uuid,
+                                   now=now or datetime.now(UTC), reason=reason)
 
     async def purge_group(self, group_id: str, *, reason: str | None = None,
                           now: datetime | None = None) -> PurgeReport:
@@ -637,19 +791,22 @@ class FrGraph:
         chains, read Graphiti's invalid_at / expired_at (resumable and idempotent)."""
         return await backfill_groups(self.store, await self.groups(group_id), self.policy,
                                      progress=progress, on_total=on_total,
-                                     verifier=self.link_verifier())
+                                     verifier=self.link_verifier(), local=self.embedder)
 
     async def sync(self, group_id: str | None = None) -> SyncReport:
-        """Re-apply the ``fr_*`` mirror wherever it drifted from the canonical overlay."""
+        """Re-apply the ``fr_*`` mirror wherever it drifted from the canonical overlay, and
+        give fr-graph's own vector back to facts Graphiti re-saved without it."""
         groups = await self.groups(group_id)
-        repaired = 0
+        repaired = vectors = 0
         for group in groups:
             while await self.store.has_group(group):
                 rows = await self.store.run("repair_drift", group, group_id=group, limit=1000)
                 repaired += len(rows)
                 if len(rows) < 1000:
                     break
-        return SyncReport(groups=len(groups), repaired=repaired)
+            if await self.store.has_group(group):
+                vectors += await fill_lifecycle_vectors(self.store, group, self.embedder)
+        return SyncReport(groups=len(groups), repaired=repaired, vectors=vectors)
 
     async def stats(self, group_id: str | None = None) -> list[GroupStats]:
         out: list[GroupStats] = []
@@ -692,7 +849,7 @@ class FrGraph:
             raise InputError(f"--budget {budget}: must be 0 or more")
         now = now or datetime.now(UTC)
         now = now.replace(tzinfo=UTC) if now.tzinfo is None else now
-        return [await maintain_group(self.store, self.embedder, self.graphiti, group,
+        return [await maintain_group(self.store, self.embedders, self.graphiti, group,
                                      self.policy.for_group(group), now=now, budget=budget,
                                      dry_run=dry_run)
                 for group in await self.groups(group_id)]

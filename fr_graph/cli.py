@@ -13,7 +13,7 @@ from collections.abc import Callable, Coroutine
 from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any, NoReturn, TypeVar
+from typing import Annotated, Any, ClassVar, NoReturn, TypeVar
 
 import typer
 from rich.console import Console
@@ -40,10 +40,12 @@ err = Console(stderr=True)
 
 class State:
     db: str | None = None
+    #: ``--embedder`` and its options, over the environment (None: not given).
+    embedder: ClassVar[dict[str, object]] = {}
 
 
 def _settings() -> Settings:
-    return Settings.from_env(db=State.db)
+    return Settings.from_env(db=State.db, embedder=State.embedder)
 
 
 def _fail(exc: Exception) -> NoReturn:
@@ -138,10 +140,39 @@ DbOption = Annotated[str | None, typer.Option(
          "store. Default: the embedded store in your user data folder.")]
 
 
+class EmbedderName(StrEnum):
+    LOCAL = "local"
+    OPENAI = "openai"
+
+
+EmbedderOption = Annotated[EmbedderName | None, typer.Option(
+    "--embedder", case_sensitive=False,
+    help="What your graph's fact and entity vectors hold: local (fr-graph's e5, 384-d; "
+         "default) or openai (Graphiti's OpenAIEmbedder: api.openai.com or any "
+         "OpenAI-compatible --embedding-base-url). Env: FR_GRAPH_EMBEDDER.")]
+EmbeddingModelOption = Annotated[str | None, typer.Option(
+    "--embedding-model", help="Model of --embedder openai (default text-embedding-3-small; "
+                              "env FR_GRAPH_EMBEDDING_MODEL).")]
+EmbeddingDimOption = Annotated[int | None, typer.Option(
+    "--embedding-dim", min=1, help="Vector size of --embedder openai (default 1536; env "
+                                   "FR_GRAPH_EMBEDDING_DIM).")]
+EmbeddingUrlOption = Annotated[str | None, typer.Option(
+    "--embedding-base-url", help="OpenAI-compatible server for --embedder openai (e.g. "
+                                 "Ollama's http://localhost:11434/v1; env "
+                                 "FR_GRAPH_EMBEDDING_BASE_URL). The key is "
+                                 "FR_GRAPH_EMBEDDING_API_KEY or OPENAI_API_KEY.")]
+
+
 @app.callback()
-def main_options(db: DbOption = None) -> None:
+def main_options(db: DbOption = None, embedder: EmbedderOption = None,
+                 embedding_model: EmbeddingModelOption = None,
+                 embedding_dim: EmbeddingDimOption = None,
+                 embedding_base_url: EmbeddingUrlOption = None) -> None:
     """fr-graph: lifecycle for Graphiti facts (categories, supersession, expiry, recall)."""
     State.db = db
+    State.embedder = {"provider": embedder.value if embedder else None,
+                      "model": embedding_model, "dim": embedding_dim,
+                      "base_url": embedding_base_url}
 
 
 @app.command("import")
@@ -274,7 +305,9 @@ def sync(group: Annotated[str | None, typer.Option(
         "--group", help="Only this group (default: every group).")] = None) -> None:
     """Repair fr_* mirrors that drifted from the canonical overlay (e.g. after Graphiti)."""
     report = _run(lambda fr: fr.sync(group))
-    out.print(f"repaired {report.repaired} facts in {report.groups} groups", highlight=False)
+    vectors = f", gave {report.vectors} facts their vector back" if report.vectors else ""
+    out.print(f"repaired {report.repaired} facts in {report.groups} groups{vectors}",
+              highlight=False)
 
 
 @app.command()

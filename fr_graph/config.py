@@ -41,6 +41,45 @@ class LLMSettings(BaseModel):
         return bool(self.api_key or self.base_url)
 
 
+#: The local model's label, as recorded in a store (see :class:`EmbedderSettings`).
+LOCAL_EMBEDDER = "multilingual-e5-small (local)"
+LOCAL_EMBEDDING_DIM = 384
+
+
+class EmbedderSettings(BaseModel):
+    """The deployment's embedder: what Graphiti's ``fact_embedding`` and ``name_embedding``
+    hold, and what plain Graphiti searches with.
+
+    ``local`` (default) is fr-graph's in-process e5. ``openai`` is Graphiti's
+    ``OpenAIEmbedder``: api.openai.com, or any OpenAI-compatible server (``base_url``: Ollama,
+    vLLM, LM Studio, Azure's v1 endpoint). fr-graph's own ranking and linking always use
+    local e5 vectors (their thresholds were fitted on e5 cosines); with another embedder they
+    are stored beside Graphiti's, as ``fr_embedding``.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    #: ``client``: an embedder client handed over in Python (``FrGraph.attach``).
+    provider: Literal["local", "openai", "client"] = "local"
+    model: str = "text-embedding-3-small"
+    base_url: str | None = None
+    api_key: str | None = None
+    dim: int = Field(default=1536, ge=1, le=65536)
+
+    @property
+    def is_local(self) -> bool:
+        return self.provider == "local"
+
+    @property
+    def label(self) -> str:
+        """What a store records of the embedder that wrote its vectors."""
+        return LOCAL_EMBEDDER if self.is_local else self.model
+
+    @property
+    def dimension(self) -> int:
+        return LOCAL_EMBEDDING_DIM if self.is_local else self.dim
+
+
 class Settings(BaseModel):
     """Everything fr-graph needs to connect. Frozen; build variants with ``model_copy``.
 
@@ -59,7 +98,9 @@ class Settings(BaseModel):
     neo4j_user: str = "neo4j"
     neo4j_password: str = "neo4j"
     llm: LLMSettings = LLMSettings()
-    embedding_dim: int = 384
+    embedder: EmbedderSettings = EmbedderSettings()
+    #: Dimension of fr-graph's own (lifecycle) vectors: the local e5 model's.
+    embedding_dim: int = LOCAL_EMBEDDING_DIM
     #: A TOML policy file overriding the paper's defaults (per deployment and per group).
     policy_file: Path | None = None
     #: How many vector-index hits to ask for per wanted candidate: the Neo4j 5.26 vector
@@ -123,7 +164,10 @@ class Settings(BaseModel):
 
         The LLM is configured by ``OPENAI_API_KEY`` and/or ``FR_GRAPH_LLM_BASE_URL`` (any
         OpenAI-compatible server, e.g. Ollama or vLLM) with ``FR_GRAPH_LLM_MODEL`` and
-        ``FR_GRAPH_LLM_TEMPERATURE``; ``FR_GRAPH_LLM_CLASSIFY`` and ``FR_GRAPH_LLM_DISTILL``
+        ``FR_GRAPH_LLM_TEMPERATURE``. The deployment's embedder is ``FR_GRAPH_EMBEDDER``
+        (``local`` or ``openai``) with ``FR_GRAPH_EMBEDDING_MODEL``, ``FR_GRAPH_EMBEDDING_DIM``,
+        ``FR_GRAPH_EMBEDDING_BASE_URL`` and ``FR_GRAPH_EMBEDDING_API_KEY`` (else
+        ``OPENAI_API_KEY``). ``FR_GRAPH_LLM_CLASSIFY`` and ``FR_GRAPH_LLM_DISTILL``
         (``1``/``true``/``yes``) switch on the LLM classifier and distillation.
         ``FR_GRAPH_STORE_ATTEMPTS`` and ``FR_GRAPH_STORE_BACKOFF`` (seconds) tune the retries
         after transient store failures; ``FR_GRAPH_SCAN_PARTITIONS`` sets how many concurrent
@@ -143,6 +187,14 @@ class Settings(BaseModel):
                 "small_model": env.get("FR_GRAPH_LLM_SMALL_MODEL") or None,
                 "temperature": env.get("FR_GRAPH_LLM_TEMPERATURE") or 0.0,
             },
+            "embedder": {
+                "provider": env.get("FR_GRAPH_EMBEDDER") or "local",
+                "model": env.get("FR_GRAPH_EMBEDDING_MODEL") or "text-embedding-3-small",
+                "base_url": env.get("FR_GRAPH_EMBEDDING_BASE_URL") or None,
+                "api_key": (env.get("FR_GRAPH_EMBEDDING_API_KEY") or env.get("OPENAI_API_KEY")
+                            or None),
+                "dim": env.get("FR_GRAPH_EMBEDDING_DIM") or 1536,
+            },
             "llm_classifier": env.get("FR_GRAPH_LLM_CLASSIFY") or False,
             "llm_distill": env.get("FR_GRAPH_LLM_DISTILL") or False,
             "llm_link": env.get("FR_GRAPH_LLM_LINK") or False,
@@ -150,7 +202,12 @@ class Settings(BaseModel):
             "store_backoff_s": env.get("FR_GRAPH_STORE_BACKOFF") or 0.25,
             "scan_partitions": env.get("FR_GRAPH_SCAN_PARTITIONS") or 2,
         }
+        embedder_overrides = overrides.pop("embedder", None)
         values.update({k: v for k, v in overrides.items() if v is not None})
+        if isinstance(embedder_overrides, Mapping):  # CLI options over the environment
+            embedder = values["embedder"]
+            assert isinstance(embedder, dict)
+            embedder.update({k: v for k, v in embedder_overrides.items() if v is not None})
         try:
             return cls.model_validate(values)
         except ValidationError as exc:

@@ -19,4 +19,4 @@ DROP INDEX FOR ()-[e:RELATES_TO]-() ON (e.fr_stage);
 DROP FULLTEXT INDEX FOR ()-[e:RELATES_TO]-() ON (e.name);
 DROP FULLTEXT INDEX FOR ()-[e:RELATES_TO]-() ON (e.fact);
 DROP FULLTEXT INDEX FOR ()-[e:RELATES_TO]-() ON (e.group_id);
-DROP VECTOR INDEX FOR ()-[e:RELATES_TO]-() ON (e.fact_embedding);
+DROP VECTOR INDEX FOR ()-[e:RELATES_TO]-() ON (e.{lifecycle_vector});

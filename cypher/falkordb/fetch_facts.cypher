@@ -12,5 +12,5 @@ WHERE r.group_id = $group_id
 OPTIONAL MATCH (f:FrFact {edge_uuid: edge_uuid})
 RETURN r.uuid AS uuid, r.fact AS fact, r.valid_at AS valid_at, r.invalid_at AS invalid_at,
        r.created_at AS created_at, r.expired_at AS expired_at,
-       1.0 - vec.cosineDistance(r.fact_embedding, vecf32($embedding)) AS semantic,
+       1.0 - vec.cosineDistance(r.{lifecycle_vector}, vecf32($embedding)) AS semantic,
        properties(f) AS overlay

@@ -12,11 +12,11 @@
 UNWIND $probes AS probe
 MATCH (s)-[p:RELATES_TO {uuid: probe}]->()
 MATCH (s)-[r:RELATES_TO]->()
-WHERE r.uuid <> probe AND r.fact_embedding IS NOT NULL
+WHERE r.uuid <> probe AND r.{lifecycle_vector} IS NOT NULL
 OPTIONAL MATCH (f:FrFact {edge_uuid: r.uuid})
 WITH probe, p, r, f
 WHERE f IS NULL OR (f.state = 'active' AND f.category IN $categories)
-WITH probe, p, r, f, 1.0 - vec.cosineDistance(r.fact_embedding, p.fact_embedding) AS score
+WITH probe, p, r, f, 1.0 - vec.cosineDistance(r.{lifecycle_vector}, p.{lifecycle_vector}) AS score
 WHERE score >= $min_cosine
 RETURN probe, p.fact AS probe_fact, r.uuid AS uuid, r.fact AS fact, score,
        f.state AS state, f.category AS category, f.marker AS marker,

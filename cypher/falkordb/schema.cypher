@@ -7,4 +7,4 @@
 CREATE INDEX FOR (f:FrFact) ON (f.edge_uuid, f.group_id, f.source_id, f.slot_key, f.state);
 CREATE INDEX FOR (f:FrFact) ON (f.category);
 CREATE INDEX FOR ()-[r:RELATES_TO]-() ON (r.fr_state, r.fr_category, r.fr_slot_key, r.fr_event_time, r.fr_source_id, r.fr_stage);
-CREATE VECTOR INDEX FOR ()-[r:RELATES_TO]-() ON (r.fact_embedding) OPTIONS {dimension: {embedding_dim}, similarityFunction: 'cosine', efRuntime: 100};
+CREATE VECTOR INDEX FOR ()-[r:RELATES_TO]-() ON (r.{lifecycle_vector}) OPTIONS {dimension: {embedding_dim}, similarityFunction: 'cosine', efRuntime: 100};

@@ -5,9 +5,9 @@
 // Returns: uuid, score (cosine similarity in [-1, 1], recomputed exactly as fetch_facts does;
 //          FalkorDB reports cosine distance), then fetch_facts' columns (semantic = score);
 //          unordered (the caller sorts)
-CALL db.idx.vector.queryRelationships('RELATES_TO', 'fact_embedding', $limit, vecf32($embedding))
+CALL db.idx.vector.queryRelationships('RELATES_TO', '{lifecycle_vector}', $limit, vecf32($embedding))
 YIELD relationship AS r
-WITH r, 1.0 - vec.cosineDistance(r.fact_embedding, vecf32($embedding)) AS score
+WITH r, 1.0 - vec.cosineDistance(r.{lifecycle_vector}, vecf32($embedding)) AS score
 OPTIONAL MATCH (f:FrFact {edge_uuid: r.uuid})
 RETURN r.uuid AS uuid, score, r.fact AS fact, r.valid_at AS valid_at,
        r.invalid_at AS invalid_at, r.created_at AS created_at, r.expired_at AS expired_at,

@@ -4,8 +4,8 @@
 // Params:  $embedding (list of floats), $limit
 // Returns: uuid, score (cosine similarity in [-1, 1]), then fetch_facts' columns
 MATCH ()-[r:RELATES_TO]->()
-WHERE r.fact_embedding IS NOT NULL
-WITH r, 1.0 - vec.cosineDistance(r.fact_embedding, vecf32($embedding)) AS score
+WHERE r.{lifecycle_vector} IS NOT NULL
+WITH r, 1.0 - vec.cosineDistance(r.{lifecycle_vector}, vecf32($embedding)) AS score
 ORDER BY score DESC
 LIMIT $limit
 OPTIONAL MATCH (f:FrFact {edge_uuid: r.uuid})

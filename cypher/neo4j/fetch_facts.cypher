@@ -10,5 +10,5 @@ WHERE r.group_id = $group_id
 OPTIONAL MATCH (f:FrFact {edge_uuid: edge_uuid})
 RETURN r.uuid AS uuid, r.fact AS fact, r.valid_at AS valid_at, r.invalid_at AS invalid_at,
        r.created_at AS created_at, r.expired_at AS expired_at,
-       vector.similarity.cosine(r.fact_embedding, $embedding) * 2 - 1 AS semantic,
+       vector.similarity.cosine(r.{lifecycle_vector}, $embedding) * 2 - 1 AS semantic,
        properties(f) AS overlay

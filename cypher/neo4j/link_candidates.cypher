@@ -8,7 +8,7 @@ UNWIND $probes AS probe
 MATCH ()-[p:RELATES_TO {uuid: probe}]->()
 MATCH ()-[r:RELATES_TO]->()
 WHERE r.group_id = $group_id AND r.uuid <> probe
-WITH probe, p, r, vector.similarity.cosine(r.fact_embedding, p.fact_embedding) * 2 - 1 AS score
+WITH probe, p, r, vector.similarity.cosine(r.{lifecycle_vector}, p.{lifecycle_vector}) * 2 - 1 AS score
 WHERE score >= $min_cosine
 OPTIONAL MATCH (f:FrFact {edge_uuid: r.uuid})
 WITH probe, p, r, f, score
@@ -20,8 +20,8 @@ WITH probe, p, collect({r: r, f: f, score: score})[..$k] AS hits
 UNWIND hits AS hit
 WITH probe, p, hit.r AS r, hit.f AS f, hit.score AS score
 OPTIONAL MATCH (a:FrFact {edge_uuid: probe})-[x:FR_SUPERSEDES {kind: 'reverted'}]-(f)
-RETURN probe, p.fact AS probe_fact, p.fact_embedding AS probe_embedding, r.uuid AS uuid,
-       r.fact AS fact, r.fact_embedding AS embedding, score, x IS NOT NULL AS reverted,
+RETURN probe, p.fact AS probe_fact, p.{lifecycle_vector} AS probe_embedding, r.uuid AS uuid,
+       r.fact AS fact, r.{lifecycle_vector} AS embedding, score, x IS NOT NULL AS reverted,
        f.state AS state, f.category AS category, f.marker AS marker,
        f.observed_at AS observed_at, f.valid_to AS valid_to, f.ambiguous AS ambiguous,
        f.confidence AS confidence, f.slot_key AS slot_key, f.slot_source AS slot_source,

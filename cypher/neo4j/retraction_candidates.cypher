@@ -11,12 +11,12 @@
 UNWIND $probes AS probe
 MATCH (s)-[p:RELATES_TO {uuid: probe}]->()
 MATCH (s)-[r:RELATES_TO]->()
-WHERE r.group_id = $group_id AND r.uuid <> probe AND r.fact_embedding IS NOT NULL
+WHERE r.group_id = $group_id AND r.uuid <> probe AND r.{lifecycle_vector} IS NOT NULL
 OPTIONAL MATCH (f:FrFact {edge_uuid: r.uuid})
 WITH probe, p, r, f
 WHERE f IS NULL OR (f.state = 'active' AND f.category IN $categories)
 WITH probe, p, r, f,
-     vector.similarity.cosine(r.fact_embedding, p.fact_embedding) * 2 - 1 AS score
+     vector.similarity.cosine(r.{lifecycle_vector}, p.{lifecycle_vector}) * 2 - 1 AS score
 WHERE score >= $min_cosine
 RETURN probe, p.fact AS probe_fact, r.uuid AS uuid, r.fact AS fact, score,
        f.state AS state, f.category AS category, f.marker AS marker,

@@ -16,5 +16,5 @@ CREATE INDEX fr_rel_source_id IF NOT EXISTS FOR ()-[r:RELATES_TO]-() ON (r.fr_so
 CREATE INDEX fr_rel_stage IF NOT EXISTS FOR ()-[r:RELATES_TO]-() ON (r.fr_stage);
 CREATE INDEX fr_rel_group_uuid IF NOT EXISTS FOR ()-[r:RELATES_TO]-() ON (r.group_id, r.uuid);
 CREATE VECTOR INDEX fr_fact_embedding IF NOT EXISTS
-FOR ()-[r:RELATES_TO]-() ON (r.fact_embedding)
+FOR ()-[r:RELATES_TO]-() ON (r.{lifecycle_vector})
 OPTIONS {indexConfig: {`vector.dimensions`: {embedding_dim}, `vector.similarity_function`: 'cosine'}};

@@ -13,7 +13,7 @@ WHERE r.group_id = $group_id
 WITH r ORDER BY score DESC LIMIT $limit
 // Only the kept hits get the exact cosine (reading every fetched vector again cost more
 // than the index query itself). The caller sorts by it.
-WITH r, vector.similarity.cosine(r.fact_embedding, $embedding) * 2 - 1 AS score
+WITH r, vector.similarity.cosine(r.{lifecycle_vector}, $embedding) * 2 - 1 AS score
 OPTIONAL MATCH (f:FrFact {edge_uuid: r.uuid})
 RETURN r.uuid AS uuid, score, r.fact AS fact, r.valid_at AS valid_at,
        r.invalid_at AS invalid_at, r.created_at AS created_at, r.expired_at AS expired_at,

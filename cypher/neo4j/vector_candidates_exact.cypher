@@ -7,7 +7,7 @@
 // IS NOT NULL test read each 1.5 kB vector twice (13% slower on a 10k group).
 MATCH ()-[r:RELATES_TO]->()
 WHERE r.group_id = $group_id
-WITH r, vector.similarity.cosine(r.fact_embedding, $embedding) AS similarity
+WITH r, vector.similarity.cosine(r.{lifecycle_vector}, $embedding) AS similarity
 WHERE similarity IS NOT NULL
 WITH r, similarity * 2 - 1 AS score
 ORDER BY score DESC

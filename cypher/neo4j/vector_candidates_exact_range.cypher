@@ -6,7 +6,7 @@
 // Returns: as vector_candidates_exact
 MATCH ()-[r:RELATES_TO]->()
 WHERE r.group_id = $group_id AND r.uuid >= $low AND r.uuid < $high
-WITH r, vector.similarity.cosine(r.fact_embedding, $embedding) AS similarity
+WITH r, vector.similarity.cosine(r.{lifecycle_vector}, $embedding) AS similarity
 WHERE similarity IS NOT NULL
 WITH r, similarity * 2 - 1 AS score
 ORDER BY score DESC

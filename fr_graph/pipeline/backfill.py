@@ -27,6 +27,7 @@ from typing import Any
 
 from fr_graph.classify.linking import LinkVerifier
 from fr_graph.classify.rules import classify_fact
+from fr_graph.clients import LocalEmbedder
 from fr_graph.core.lifecycle import LifecycleState
 from fr_graph.core.policy import PolicyTable
 from fr_graph.overlay import FactOverlay, to_iso
@@ -37,6 +38,7 @@ from fr_graph.pipeline.lifecycle import (
     link_graphiti_invalidations,
 )
 from fr_graph.pipeline.records import FactRecord
+from fr_graph.pipeline.vectors import write_lifecycle_vectors
 from fr_graph.stores.base import GraphStore
 
 PAGE = 500
@@ -104,7 +106,8 @@ async def backfill_groups(store: GraphStore, groups: Sequence[str], policy: Poli
                           progress: Progress | None = None,
                           on_total: Callable[[int], None] | None = None,
                           page_size: int = PAGE,
-                          verifier: LinkVerifier | None = None) -> BackfillReport:
+                          verifier: LinkVerifier | None = None,
+                          local: LocalEmbedder | None = None) -> BackfillReport:
     """Annotate every unannotated ``RELATES_TO`` of ``groups`` (see the module doc).
 
     Args:
@@ -115,7 +118,12 @@ async def backfill_groups(store: GraphStore, groups: Sequence[str], policy: Poli
         on_total: called once, before any page, with the number of edges to do.
         page_size: edges per atomic page.
         verifier: decides links between the facts (default: the shipped offline verifier).
+        local: fr-graph's embedder, which gives each fact its own vector first when the
+            graph's vectors are another model's (``store.lifecycle_vector``).
     """
+    own_vectors = store.lifecycle_vector != "fact_embedding"
+    if own_vectors and local is None:
+        raise ValueError("backfill_groups: a graph embedded by another model needs `local`")
     started = time.perf_counter()
     report = BackfillReport()
     pending: list[tuple[str, list[str]]] = []
@@ -136,6 +144,9 @@ async def backfill_groups(store: GraphStore, groups: Sequence[str], policy: Poli
             page = uuids[start:start + page_size]
             rows = await store.run("backfill_edges", group, edge_uuids=page)
             overlays = [annotate_edge(group, row, now) for row in rows]
+            if own_vectors and local is not None:  # linking compares fr-graph's vectors
+                await write_lifecycle_vectors(store, group, local, [
+                    (str(r["uuid"]), str(r["fact"] or "")) for r in rows])
             report.graphiti_superseded += sum(o.state is not LifecycleState.ACTIVE
                                               for o in overlays)
             outcome = await apply_transitions(store, group, overlays, group_policy, now=now,

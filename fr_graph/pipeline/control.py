@@ -30,7 +30,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from fr_graph.clients import LocalEmbedder
 from fr_graph.core.ontology import Category
 from fr_graph.core.policy import PolicyTable
 from fr_graph.core.redaction import fact_phrases, mentions, redact
@@ -38,6 +37,7 @@ from fr_graph.errors import InputError, NotFoundError
 from fr_graph.overlay import stable_uuid, to_iso
 from fr_graph.pipeline.lifecycle import Planner
 from fr_graph.pipeline.maintain import summary_text
+from fr_graph.pipeline.vectors import FactEmbedders
 from fr_graph.stores.base import AUDIT_GRAPH, GraphStore, QueryRunner
 
 #: Labels whose ``summary`` Graphiti writes from facts; episodes keep theirs in ``content``.
@@ -196,7 +196,7 @@ async def _write_audit(store: GraphStore, *, action: str, group_id: str,
     return audit_id
 
 
-async def _rebuild_summaries(store: GraphStore, embedder: LocalEmbedder, group_id: str,
+async def _rebuild_summaries(store: GraphStore, embedders: FactEmbedders, group_id: str,
                              uuids: Sequence[str]) -> tuple[list[str], list[str]]:
     """Rebuild the compression summaries quoting ``uuids`` from their other originals.
     Returns the summaries rebuilt and those that compressed only purged facts (to purge)."""
@@ -207,8 +207,10 @@ async def _rebuild_summaries(store: GraphStore, embedder: LocalEmbedder, group_i
             emptied.append(row["summary_uuid"])
             continue
         text = summary_text([str(k) for k in row["kept"]], str(row["category"]))
+        [graph_vector] = await embedders.graph_vectors([text])
         await store.run("rewrite_fact_text", group_id, edge_uuid=row["summary_uuid"],
-                        fact=text, embedding=embedder.embed_passages([text])[0].tolist())
+                        fact=text, embedding=graph_vector,
+                        lifecycle_embedding=embedders.local.embed_passages([text])[0].tolist())
         rebuilt.append(row["summary_uuid"])
     return rebuilt, emptied
 
@@ -234,17 +236,18 @@ def episode_bridges(group_id: str, links: Sequence[tuple[str, str]], deleted: se
     return bridges
 
 
-async def purge_facts(store: GraphStore, embedder: LocalEmbedder, group_id: str,
-                      uuids: Sequence[str], *, now: datetime, reason: str | None
-                      ) -> PurgeReport:
+async def purge_facts(store: GraphStore, embedders: FactEmbedders, group_id: str,
+                      uuids: Sequence[str], *, now: datetime, reason: str | None,
+                      audit: bool = True) -> PurgeReport:
     """Hard-delete facts and clean their text from Graphiti's prose (see the module doc).
+    ``audit=False``: the caller writes the audit record (one per user request).
 
     Order makes a re-run safe: summaries and prose first (idempotent), then chains and the
     facts, then the audit record. A fact already deleted is reported as not found.
     """
     uuids = list(dict.fromkeys(uuids))
     rows = await control_facts(store, group_id, uuids)
-    rebuilt, summaries_left_empty = await _rebuild_summaries(store, embedder, group_id, uuids)
+    rebuilt, summaries_left_empty = await _rebuild_summaries(store, embedders, group_id, uuids)
     uuids += [u for u in summaries_left_empty if u not in uuids]
     rows += await control_facts(store, group_id, summaries_left_empty)
     texts = [row["fact"] or "" for row in rows]
@@ -298,9 +301,41 @@ async def purge_facts(store: GraphStore, embedder: LocalEmbedder, group_id: str,
         return relinked
 
     report.relinked = await store.transact(group_id, delete)
-    report.audit_id = await _write_audit(store, action="purge", group_id=group_id,
-                                         targets=uuids, facts=len(uuids), now=now,
-                                         reason=reason)
+    if audit:
+        report.audit_id = await _write_audit(store, action="purge", group_id=group_id,
+                                             targets=uuids, facts=len(uuids), now=now,
+                                             reason=reason)
+    return report
+
+
+async def purge_episode(store: GraphStore, embedders: FactEmbedders, group_id: str,
+                        episode_uuid: str, *, now: datetime, reason: str | None
+                        ) -> PurgeReport:
+    """Delete an episode: every fact only it supports is purged (as :func:`purge_facts`),
+    facts other episodes also support stay, and the episode goes with its edges, Graphiti's
+    ``NEXT_EPISODE`` chain bridged over it. One audit record covers it all."""
+    if not await store.has_group(group_id) or not await store.run(
+            "episode_exists", group_id, group_id=group_id, episode_uuid=episode_uuid):
+        raise NotFoundError(f"episode {episode_uuid}: not found in group {group_id!r}")
+    rows = await store.run("episode_facts", group_id, group_id=group_id,
+                           episode_uuid=episode_uuid)
+    only_here = [str(r["uuid"]) for r in rows if int(r["sources"]) <= 1]
+    report = (await purge_facts(store, embedders, group_id, only_here, now=now, reason=reason,
+                                audit=False) if only_here
+              else PurgeReport(group_id=group_id, audit_id=""))
+    if episode_uuid not in report.episodes_deleted:
+        links = await store.run("episode_links", group_id, group_id=group_id,
+                                episode_uuids=[episode_uuid])
+        bridges = episode_bridges(group_id, [(r["source_uuid"], r["target_uuid"])
+                                             for r in links], {episode_uuid})
+        if bridges:
+            await store.run("bridge_episodes", group_id, group_id=group_id, bridges=bridges)
+        await store.run("delete_episodes", group_id, group_id=group_id,
+                        episode_uuids=[episode_uuid])
+        report.episodes_deleted.append(episode_uuid)
+    report.audit_id = await _write_audit(store, action="purge_episode", group_id=group_id,
+                                         targets=[episode_uuid, *only_here],
+                                         facts=len(only_here), now=now, reason=reason)
     return report
 
 

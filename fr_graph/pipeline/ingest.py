@@ -28,7 +28,6 @@ from fr_graph.classify.llm import AsyncFactClassifier
 from fr_graph.classify.prose import Region
 from fr_graph.classify.rules import classify_fact
 from fr_graph.classify.strength import cue_strength
-from fr_graph.clients import LocalEmbedder
 from fr_graph.core.classification import Classification
 from fr_graph.core.lifecycle import LifecycleState, Stage
 from fr_graph.core.ontology import Category
@@ -36,6 +35,7 @@ from fr_graph.core.policy import PolicyTable
 from fr_graph.overlay import MIRRORED_FIELDS, FactOverlay, stable_uuid, to_iso
 from fr_graph.pipeline.lifecycle import LifecycleOutcome, apply_transitions, transition_batch
 from fr_graph.pipeline.records import FactRecord, MessageRecord
+from fr_graph.pipeline.vectors import FactEmbedders
 from fr_graph.stores.base import GraphStore, QueryRunner
 
 Progress = Callable[[int], None]
@@ -227,13 +227,13 @@ def mirror_attributes(overlay: FactOverlay) -> dict[str, object]:
 class Ingestor:
     """Writes fact records of one store, chunk by chunk, in ``observed_at`` order."""
 
-    def __init__(self, store: GraphStore, embedder: LocalEmbedder,
+    def __init__(self, store: GraphStore, embedders: FactEmbedders,
                  graphiti_for: Callable[[str], Graphiti],
                  policy: PolicyTable | None = None, *,
                  classifier: AsyncFactClassifier | None = None,
                  verifier: LinkVerifier | None = None) -> None:
         self.store = store
-        self.embedder = embedder
+        self.embedders = embedders
         self.graphiti_for = graphiti_for
         #: None: the offline rules classifier.
         self.classifier = classifier
@@ -328,11 +328,14 @@ class Ingestor:
             endpoints.append((source, target))
 
         started = time.perf_counter()
-        fact_vectors = self.embedder.embed_passages([r.fact for r in fresh])
+        texts = [r.fact for r in fresh]
+        fact_vectors = await self.embedders.graph_vectors(texts)  # Graphiti's
         existing = await self.store.run("existing_entities", group_id,
                                         uuids=list(entity_names))
         missing = [u for u in entity_names if u not in {row["uuid"] for row in existing}]
-        name_vectors = self.embedder.embed_passages([entity_names[u] for u in missing])
+        name_vectors = await self.embedders.graph_vectors([entity_names[u] for u in missing])
+        own_vectors = (None if self.embedders.shared  # fr-graph's, when not Graphiti's
+                       else self.embedders.local.embed_passages(texts))
         report.embed_seconds += time.perf_counter() - started
 
         started = time.perf_counter()
@@ -353,7 +356,7 @@ class Ingestor:
             saved = {row["uuid"] for row in rows}
             nodes = [
                 EntityNode(uuid=u, name=entity_names[u], group_id=group_id, labels=["Entity"],
-                           summary="", created_at=wall_now, name_embedding=vec.tolist())
+                           summary="", created_at=wall_now, name_embedding=vec)
                 for u, vec in name_vector.items() if u not in saved
             ]
             if nodes:
@@ -364,7 +367,7 @@ class Ingestor:
                 EntityEdge(
                     uuid=overlay.edge_uuid, group_id=group_id, source_node_uuid=source,
                     target_node_uuid=target, name=_snake(record.predicate or "states"),
-                    fact=record.fact, fact_embedding=fact_vector[overlay.edge_uuid].tolist(),
+                    fact=record.fact, fact_embedding=fact_vector[overlay.edge_uuid],
                     episodes=([provenance[record.id].episode_uuid] if record.id in provenance
                               else []), created_at=wall_now, valid_at=record.observed_at,
                     invalid_at=None, expired_at=None, attributes=mirror_attributes(overlay),
@@ -373,6 +376,10 @@ class Ingestor:
             ]
             if edges:
                 await graphiti.edges.entity.save_bulk(edges)
+            if own_vectors is not None and edges:
+                own = dict(zip((o.edge_uuid for o in overlays), own_vectors, strict=True))
+                await runner.run("set_lifecycle_vectors", group_id, rows=[
+                    {"uuid": e.uuid, "embedding": own[e.uuid].tolist()} for e in edges])
             return await transition_batch(runner, group_id, [o for _, o, _ in todo], policy,
                                           verifier=self.verifier)
 

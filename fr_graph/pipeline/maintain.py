@@ -29,7 +29,6 @@ from typing import Any, Final
 import numpy as np
 
 from fr_graph._graphiti import EntityEdge, Graphiti
-from fr_graph.clients import LocalEmbedder
 from fr_graph.core.lifecycle import LifecycleState, Marker
 from fr_graph.core.ontology import Category
 from fr_graph.core.policy import PolicyTable
@@ -49,6 +48,7 @@ from fr_graph.core.retention import (
 from fr_graph.core.validity import is_expired_by_date
 from fr_graph.overlay import FactOverlay, from_iso, stable_uuid, to_iso
 from fr_graph.pipeline.ingest import mirror_attributes
+from fr_graph.pipeline.vectors import FactEmbedders, write_lifecycle_vectors
 from fr_graph.stores.base import GraphStore
 
 _STATES: Final = tuple(LifecycleState)
@@ -154,7 +154,7 @@ def summary_text(facts: Sequence[str], category: str) -> str:
     return f"Summary of {len(unique)} {category} facts: " + "; ".join(unique) + "."
 
 
-async def maintain_group(store: GraphStore, embedder: LocalEmbedder,
+async def maintain_group(store: GraphStore, embedders: FactEmbedders,
                          graphiti_for: Callable[[str], Graphiti], group_id: str,
                          policy: PolicyTable, *, now: datetime, budget: int | None = None,
                          dry_run: bool = False) -> MaintenanceReport:
@@ -235,7 +235,7 @@ async def maintain_group(store: GraphStore, embedder: LocalEmbedder,
             confidence=float(gate[i])))
     if dry_run or not (moves or summary_rows):
         return report
-    await _save_summary_edges(graphiti_for(group_id), embedder, group, settlement,
+    await _save_summary_edges(store, graphiti_for(group_id), embedders, group, settlement,
                               summaries, summary_rows, now)
     touched = [m["edge_uuid"] for m in moves] + [s.uuid for s in summaries]
     await store.run("apply_retention", group_id, summaries=[o.to_row() for o in summary_rows],
@@ -322,14 +322,15 @@ def _summaries(group: _Group, settlement: Settlement, stamp: str | None, now: da
     return out, overlays_out, links
 
 
-async def _save_summary_edges(graphiti: Graphiti, embedder: LocalEmbedder, group: _Group,
+async def _save_summary_edges(store: GraphStore, graphiti: Graphiti, embedders: FactEmbedders,
+                              group: _Group,
                               settlement: Settlement, summaries: Sequence[Summary],
                               overlays: Sequence[FactOverlay], now: datetime) -> None:
     """Each summary's ``RELATES_TO`` through Graphiti's save, between the endpoints of its
     first original (as import writes facts)."""
     if not summaries:
         return
-    vectors = embedder.embed_passages([s.fact for s in summaries])
+    vectors = await embedders.graph_vectors([s.fact for s in summaries])
     edges = []
     for index, (summary, overlay, vector) in enumerate(
             zip(summaries, overlays, vectors, strict=True)):
@@ -338,8 +339,11 @@ async def _save_summary_edges(graphiti: Graphiti, embedder: LocalEmbedder, group
         edges.append(EntityEdge(
             uuid=summary.uuid, group_id=overlay.group_id,
             source_node_uuid=first["source_uuid"], target_node_uuid=first["target_uuid"],
-            name=SUMMARY_PREDICATE, fact=summary.fact, fact_embedding=vector.tolist(),
+            name=SUMMARY_PREDICATE, fact=summary.fact, fact_embedding=vector,
             episodes=[], created_at=now.astimezone(UTC), valid_at=observed, invalid_at=None,
             expired_at=None, attributes=mirror_attributes(overlay)))
     await graphiti.edges.entity.save_bulk(edges)
+    if not embedders.shared:
+        await write_lifecycle_vectors(store, overlays[0].group_id, embedders.local,
+                                      [(s.uuid, s.fact) for s in summaries])
 

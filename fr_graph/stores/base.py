@@ -18,7 +18,7 @@ from fr_graph import cypher
 from fr_graph._graphiti import GraphDriver
 from fr_graph.classify.lexicon import words
 from fr_graph.config import Settings
-from fr_graph.errors import InputError, StoreError, StoreUnavailable
+from fr_graph.errors import ConfigError, InputError, StoreError, StoreUnavailable
 
 Tracer = Callable[[str, dict[str, Any]], None]
 
@@ -65,9 +65,18 @@ def fulltext_words(text: str) -> str:
 # group id as a graph name, so nothing else may pass.
 _GROUP_ID = re.compile(r"[A-Za-z0-9_-]{1,128}\Z")  # \Z: "$" would let a final newline in
 
+#: The placeholder in Cypher files for the property holding fr-graph's own vectors.
+LIFECYCLE_VECTOR = "{lifecycle_vector}"
+
 #: Where purge audit records live: its own graph on FalkorDB (a group purge deletes the
 #: group's graph), the database on Neo4j. Not a valid group id, so no group can take it.
 AUDIT_GRAPH = "fr-graph.audit"
+
+
+def lifecycle_vector_for(settings: Settings) -> str:
+    """Where fr-graph's own e5 vectors live: Graphiti's ``fact_embedding`` when the
+    deployment embeds with the local model, else a property of their own."""
+    return "fact_embedding" if settings.embedder.is_local else "fr_embedding"
 
 
 def check_group_id(group_id: str) -> str:
@@ -105,9 +114,13 @@ class GraphStore(ABC):
         self.settings = settings
         self.tracer = tracer
         self._schema_ready: set[str] = set()
+        self._embedder_recorded = False
+        #: The driver belongs to the caller (``FrGraph.attach``): closing leaves it open.
+        self.borrowed = False
         self._schema_lock = asyncio.Lock()
         # Serializes one process's lifecycle transactions per group (see ``transact``).
         self._group_locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self.lifecycle_vector = lifecycle_vector_for(settings)
 
     # -- backend seams ---------------------------------------------------------------
 
@@ -164,6 +177,10 @@ class GraphStore(ABC):
         """Whether ``exc`` is worth retrying (the store was briefly unreachable or busy)."""
         return False
 
+    async def sample_scopes(self, at_most: int) -> list[str]:
+        """Up to ``at_most`` groups whose graphs together sample the store's facts."""
+        return (await self.list_groups())[:at_most]
+
     async def check_reachable(self) -> None:  # noqa: B027 - embedded stores need nothing
         """Fail fast, in one line, when the backend cannot be reached at all (a wrong
         ``--db`` or a server that is not running), instead of after every retry of the
@@ -171,7 +188,8 @@ class GraphStore(ABC):
 
     async def close(self) -> None:
         await settle_index_task(self.driver)
-        await self.driver.close()  # type: ignore[no-untyped-call]
+        if not self.borrowed:
+            await self.driver.close()  # type: ignore[no-untyped-call]
 
     # -- shared behaviour ------------------------------------------------------------
 
@@ -183,6 +201,21 @@ class GraphStore(ABC):
             if scope not in self._schema_ready:
                 await self.with_retries("schema", lambda: self._schema_attempt(group_id))
                 self._schema_ready.add(scope)
+                if not self._embedder_recorded:
+                    await self._record_embedder()
+                    self._embedder_recorded = True
+
+    async def _record_embedder(self) -> None:
+        """Remember which embedder writes the store's Graphiti vectors (before the first
+        write); a store recorded for another embedder is refused."""
+        embedder = self.settings.embedder
+        rows = await self.run("record_embedder", AUDIT_GRAPH, model=embedder.label,
+                              dim=embedder.dimension)
+        model, dim = str(rows[0]["model"]), int(rows[0]["dim"])
+        if (model, dim) != (embedder.label, embedder.dimension):
+            raise ConfigError(
+                f"--embedder: this store's facts were embedded by {model} ({dim}-d), but the "
+                f"configured embedder is {embedder.label} ({embedder.dimension}-d)")
 
     async def _schema_attempt(self, group_id: str) -> None:
         try:
@@ -192,9 +225,15 @@ class GraphStore(ABC):
         except Exception as exc:  # Graphiti's index build raises the driver's own errors
             raise StoreError(one_line(exc), query="schema") from exc
 
+    def bind_vector(self, text: str) -> str:
+        """Query text with ``{lifecycle_vector}`` naming :attr:`lifecycle_vector` (one of two
+        fixed property names, never input)."""
+        return text.replace(LIFECYCLE_VECTOR, self.lifecycle_vector)
+
     async def run(self, name: str, group: str, /, **params: Any) -> list[dict[str, Any]]:
         """Run the named query against ``group``'s graph and return plain dict rows."""
-        return await self.run_text(name, cypher.load(name, self.dialect), group, **params)
+        return await self.run_text(name, self.bind_vector(cypher.load(name, self.dialect)),
+                                   group, **params)
 
     async def run_text(
         self, name: str, text: str, group: str, /, **params: Any
@@ -250,6 +289,27 @@ class GraphStore(ABC):
         """
         async with self._group_locks[group]:
             return await work(self)
+
+
+def store_for_driver(driver: GraphDriver, settings: Settings, tracer: Tracer | None = None
+                     ) -> GraphStore:
+    """The store over a Graphiti driver the caller already has (left open on close)."""
+    from fr_graph._graphiti import FalkorDriver, Neo4jDriver
+
+    store: GraphStore
+    if isinstance(driver, Neo4jDriver):
+        from fr_graph.stores.neo4j import Neo4jStore
+
+        store = Neo4jStore(driver, settings, tracer)
+    elif isinstance(driver, FalkorDriver):
+        from fr_graph.stores.falkordb import FalkorStore
+
+        store = FalkorStore(driver, settings, tracer)
+    else:
+        raise ConfigError(f"FrGraph.attach: unsupported Graphiti driver "
+                          f"{type(driver).__name__} (use Neo4j or FalkorDB)")
+    store.borrowed = True
+    return store
 
 
 def open_store(settings: Settings, tracer: Tracer | None = None) -> GraphStore:

@@ -185,7 +185,8 @@ class FalkorStore(GraphStore):
         """Graphiti's indexes (range before fulltext), then fr-graph's; each idempotent."""
         await self.driver_for(group_id).build_indices_and_constraints()
         for statement in cypher.load_statements("schema", self.dialect):
-            text = statement.replace("{embedding_dim}", str(int(self.settings.embedding_dim)))
+            text = self.bind_vector(
+                statement.replace("{embedding_dim}", str(int(self.settings.embedding_dim))))
             try:
                 await self.run_text("schema", text, group_id)
             except StoreError as exc:
@@ -230,7 +231,7 @@ class FalkorStore(GraphStore):
         fulltext fields before range ones, which breaks range lookups again."""
         for statement in cypher.load_statements("drop_fact_indexes", self.dialect):
             try:
-                await self.run_text("drop_fact_indexes", statement, group_id)
+                await self.run_text("drop_fact_indexes", self.bind_vector(statement), group_id)
             except StoreError as exc:
                 if "Unable to drop index" not in str(exc):
                     raise
@@ -299,6 +300,7 @@ class FalkorStore(GraphStore):
             await settle_index_task(driver)
         self._drivers.clear()
         await settle_index_task(self.driver)
-        await self.driver.close()  # type: ignore[no-untyped-call]
+        if not self.borrowed:
+            await self.driver.close()  # type: ignore[no-untyped-call]
         if self._embedded is not None:
             await self._embedded.close()

@@ -91,7 +91,8 @@ class _Transaction:
         if self.store.tracer is not None:
             self.store.tracer(name, params)
         try:
-            result = await self.tx.run(cypher.load(name, self.store.dialect), params)
+            text = self.store.bind_vector(cypher.load(name, self.store.dialect))
+            result = await self.tx.run(text, params)
             records = [record async for record in result]
         except Exception as exc:  # the driver raises many unrelated types
             raise StoreError(one_line(exc), query=name) from exc
@@ -111,6 +112,9 @@ class Neo4jStore(GraphStore):
         assert settings.db is not None
         driver = Neo4jDriver(settings.db, settings.neo4j_user, settings.neo4j_password)
         return cls(driver, settings, tracer)
+
+    async def sample_scopes(self, at_most: int) -> list[str]:
+        return [""]  # one database holds every group; its queries see them all
 
     async def check_reachable(self) -> None:
         """Verify the connection, retried like any query (``store_attempts`` with backoff):
@@ -160,7 +164,8 @@ class Neo4jStore(GraphStore):
         await settle_index_task(self.driver)
         await self.driver.build_indices_and_constraints()
         for statement in cypher.load_statements("schema", self.dialect):
-            text = statement.replace("{embedding_dim}", str(int(self.settings.embedding_dim)))
+            text = self.bind_vector(
+                statement.replace("{embedding_dim}", str(int(self.settings.embedding_dim))))
             await self.run_text("schema", text, group_id)
         await self.run_text("await_indexes", "CALL db.awaitIndexes(300)", group_id)
 

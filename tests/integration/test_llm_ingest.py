@@ -48,7 +48,7 @@ def message(group_id: str, mid: str, content: str, at: datetime) -> MessageRecor
 
 
 async def ingest(fr: FrGraph, record: MessageRecord) -> EpisodeOutcome:
-    writer = Ingestor(fr.store, fr.embedder, fr.graphiti)
+    writer = Ingestor(fr.store, fr.embedders, fr.graphiti)
     return await ingest_message_with_llm(fr.graphiti(record.group_id), fr.store, record,
                                          writer.write_overlays)
 
