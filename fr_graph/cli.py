@@ -529,6 +529,28 @@ def policy_show(
         _write("\n".join(view.render()))
 
 
+class McpTransport(StrEnum):
+    STDIO = "stdio"
+    HTTP = "http"
+
+
+@app.command()
+def mcp(
+    transport: Annotated[McpTransport, typer.Option(
+        case_sensitive=False, help="stdio (for a client that starts the server) or http "
+                                   "(streamable HTTP at /mcp, with GET /health).")
+    ] = McpTransport.STDIO,
+    host: Annotated[str, typer.Option(help="HTTP: address to bind.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=1, max=65535, help="HTTP: port.")] = 8000,
+    group: Annotated[str, typer.Option(
+        "--group", help="Group used when a tool call names none.")] = "main",
+) -> None:
+    """Serve Graphiti's MCP tools, answered with lifecycle ranking, plus lifecycle tools."""
+    from fr_graph.mcp_server import serve
+
+    _run(lambda fr: serve(fr, transport.value, default_group=group, host=host, port=port))
+
+
 @app.command()
 def demo() -> None:
     """Import a bundled multi-session conversation history, then run a few searches."""
