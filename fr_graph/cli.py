@@ -24,6 +24,7 @@ from rich.table import Table
 from fr_graph.cli_control import register as register_control
 from fr_graph.config import Settings
 from fr_graph.errors import FrGraphError, ImportValidationError, InputError
+from fr_graph.overlay import parse_instant
 
 T = TypeVar("T")
 
@@ -88,17 +89,7 @@ def _write_json(data: Any) -> None:
 
 
 def _parse_now(value: str | None) -> datetime | None:
-    if value is None:
-        return None
-    try:
-        parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
-        raise InputError(f"--now {value!r}: not an ISO-8601 date-time") from None
-    if parsed.tzinfo is None:
-        from datetime import UTC
-
-        parsed = parsed.replace(tzinfo=UTC)
-    return parsed
+    return parse_instant(value, "--now")
 
 
 def _when(value: str | None) -> datetime | None:

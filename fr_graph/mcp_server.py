@@ -33,6 +33,7 @@ from starlette.responses import JSONResponse, Response
 from fr_graph import __version__
 from fr_graph.api import FrGraph, Policy, SearchReport
 from fr_graph.errors import FrGraphError, InputError
+from fr_graph.overlay import parse_instant
 from fr_graph.pipeline.inspect import plain_value
 from fr_graph.pipeline.records import FactRecord, MessageRecord
 from fr_graph.pipeline.search import ScoredFact
@@ -124,14 +125,8 @@ def _tool_errors[**P, T](fn: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable
     return wrapper
 
 
-def _instant(value: str | None, name: str = "now") -> datetime | None:
-    if value is None:
-        return None
-    try:
-        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
-        raise InputError(f"{name} {value!r}: not an ISO-8601 date-time") from None
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+def _instant(value: str | None) -> datetime | None:
+    return parse_instant(value, "now")
 
 
 def _confirm(confirm: bool, what: str) -> None:
@@ -269,13 +264,17 @@ def build_server(fr: FrGraph, *, default_group: str = "main", host: str = "127.0
         """One fact by uuid, with its lifecycle (state, category, slot, chain links)."""
         return _report(await fr.fact(uuid))
 
+    async def purge(uuid: str, confirm: bool, reason: str | None, tool: str
+                    ) -> dict[str, Any]:
+        _confirm(confirm, "deleting a fact")
+        return _report(await fr.purge(uuid, reason=reason or f"MCP {tool}"))
+
     @mcp.tool(annotations=DELETE)
     @_tool_errors
     async def delete_entity_edge(uuid: str, confirm: bool = False,
                                  reason: str | None = None) -> dict[str, Any]:
         """Purge a fact: deleted with its text in summaries and episodes; audited."""
-        _confirm(confirm, "deleting a fact")
-        return _report(await fr.purge(uuid, reason=reason or "MCP delete_entity_edge"))
+        return await purge(uuid, confirm, reason, "delete_entity_edge")
 
     @mcp.tool(annotations=DELETE)
     @_tool_errors
@@ -404,9 +403,8 @@ def build_server(fr: FrGraph, *, default_group: str = "main", host: str = "127.0
     @_tool_errors
     async def purge_fact(uuid: str, confirm: bool = False,
                          reason: str | None = None) -> dict[str, Any]:
-        """Hard-delete a fact and its text everywhere; audited."""
-        _confirm(confirm, "purging a fact")
-        return _report(await fr.purge(uuid, reason=reason or "MCP purge_fact"))
+        """Hard-delete a fact and its text everywhere; audited (as delete_entity_edge)."""
+        return await purge(uuid, confirm, reason, "purge_fact")
 
     @mcp.tool(annotations=IDEMPOTENT_WRITE)
     @_tool_errors

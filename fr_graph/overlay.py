@@ -16,6 +16,7 @@ from typing import Any
 
 from fr_graph.core.lifecycle import SCHEMA_VERSION, LifecycleState, Marker, Stage
 from fr_graph.core.ontology import Category
+from fr_graph.errors import InputError
 
 # Deterministic ids make every import idempotent: the same record maps to the same uuid.
 _NAMESPACE = uuid.UUID("5b0c4a5e-2f7e-4c1b-9a55-6b1f0f1e7a10")
@@ -41,6 +42,18 @@ def from_iso(value: str | None) -> datetime | None:
     if value is None:
         return None
     return datetime.strptime(value, ISO_FORMAT).replace(tzinfo=UTC)
+
+
+def parse_instant(value: str | None, argument: str) -> datetime | None:
+    """A user-given ISO-8601 time (``Z`` allowed; naive taken as UTC); InputError names
+    ``argument`` when it is not one."""
+    if value is None:
+        return None
+    try:
+        parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        raise InputError(f"{argument} {value!r}: not an ISO-8601 date-time") from None
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
 
 
 @dataclass(slots=True)

@@ -1,0 +1,63 @@
+"""What mending FalkorDB's reloaded fact index costs: the first search of a group after the
+embedded store is reopened (probe + index rebuild + search) next to the second (search
+alone), for groups of several sizes. Query embedding is included in both (distinct texts).
+
+    .venv/bin/python bench/reopen_mend.py --sizes 1000 5000 20000
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).parent))
+from store_bench import machine, make_facts
+
+from fr_graph.api import FrGraph
+from fr_graph.config import Settings
+
+
+async def one_size(facts: int) -> dict[str, Any]:
+    folder = Path(tempfile.mkdtemp(prefix="reopen-"))
+    settings = Settings(db=str(folder / "store"))
+    group = f"reopen-{facts}"
+    data = folder / "facts.jsonl"
+    data.write_text("".join(json.dumps(r) + "\n" for r in make_facts(group, facts, seed=0)))
+    async with FrGraph(settings) as fr:
+        await fr.import_file(data)
+    async with FrGraph(settings) as fr:
+        store: Any = fr.store
+        store._checked_fact_index.add(group)  # look at the index as FalkorDB loaded it
+        started = time.perf_counter()
+        broken = await store.fact_index_broken(group)
+        probe = time.perf_counter() - started
+    async with FrGraph(settings) as fr:
+        started = time.perf_counter()
+        await fr.search("what am I allergic to", group, limit=10)
+        first = time.perf_counter() - started
+        started = time.perf_counter()
+        await fr.search("what instrument am I learning", group, limit=10)
+        second = time.perf_counter() - started
+    return {"facts": facts, "index_was_broken": broken, "probe_ms": round(probe * 1000, 1),
+            "first_search_ms": round(first * 1000, 1),
+            "second_search_ms": round(second * 1000, 1)}
+
+
+async def run(sizes: list[int]) -> dict[str, Any]:
+    return {"machine": machine(), "sizes": [await one_size(n) for n in sizes]}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 5000])
+    print(json.dumps(asyncio.run(run(parser.parse_args().sizes)), indent=2))
+
+
+if __name__ == "__main__":
+    main()
