@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fcntl
+import functools
 import os
 import shutil
 from contextvars import ContextVar
@@ -25,6 +26,7 @@ from fr_graph.stores.base import (
     GraphStore,
     Tracer,
     fulltext_words,
+    one_line,
     settle_index_task,
 )
 
@@ -53,8 +55,6 @@ class EmbeddedServer:
     """
 
     def __init__(self, path: Path) -> None:
-        from redislite.async_falkordb_client import AsyncFalkorDB
-
         self.path = path
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -66,7 +66,13 @@ class EmbeddedServer:
         except BlockingIOError:
             self._lock.close()
             raise StoreError(f"--db {str(path)!r} is open in another fr-graph process") from None
-        self.client = AsyncFalkorDB(dbfilename=str(path))
+        try:
+            self.client = _start_embedded(path)
+        except Exception as exc:  # redis and redislite raise many types
+            self._lock.close()
+            self._lock = None
+            raise StoreError(f"--db {str(path)!r}: the embedded store did not start "
+                             f"({one_line(exc)})") from exc
 
     async def close(self) -> None:
         import redis
@@ -94,6 +100,27 @@ class EmbeddedServer:
         if self._lock is not None:
             self._lock.close()
             self._lock = None
+
+
+#: How long the embedded server may take to load its data file. falkordblite 0.11 pings the
+#: server it starts with redis-py's 5 s socket timeout, and FalkorDB answers nothing while it
+#: decodes a graph: a 50 MB file (20,000 facts) could not be opened. Upstream workaround.
+LOAD_TIMEOUT_S = 600.0
+
+
+def _start_embedded(path: Path) -> Any:
+    """falkordblite's ``AsyncFalkorDB`` on ``path``, its server-start client given
+    :data:`LOAD_TIMEOUT_S` (it offers no parameter for it; see cypher/README.md)."""
+    import redislite.async_client as embedded
+    from redislite.async_falkordb_client import AsyncFalkorDB
+
+    start_client = embedded.SyncRedis
+    embedded.SyncRedis = functools.partial(start_client,
+                                           socket_timeout=LOAD_TIMEOUT_S)
+    try:
+        return AsyncFalkorDB(dbfilename=str(path))
+    finally:
+        embedded.SyncRedis = start_client
 
 
 async def _wait_for_exit(pid: int, within: float) -> None:

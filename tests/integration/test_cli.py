@@ -84,3 +84,17 @@ def test_an_unreachable_neo4j_is_one_line_at_once() -> None:
     assert done.stderr.strip().splitlines() == [done.stderr.strip()]
     assert done.stderr.startswith("error: store unavailable after 4 attempts: cannot reach "
                                   "Neo4j at --db bolt://127.0.0.1:1 (")
+
+
+def test_an_embedded_store_that_cannot_start_is_one_line(tmp_path: Path) -> None:
+    """A data file the server cannot load: one line naming --db, no traceback."""
+    (tmp_path / "fr-graph.db").write_bytes(b"REDIS0011 this is not a snapshot")
+    env = {k: v for k, v in os.environ.items() if k != "FR_GRAPH_DB"}
+    done = subprocess.run(
+        [sys.executable, "-m", "fr_graph.cli", "--db", str(tmp_path), "stats"],
+        env=env, capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 1
+    errors = [ln for ln in done.stderr.splitlines() if ln.startswith("error:")]
+    assert errors == [done.stderr.strip().splitlines()[0]], done.stderr
+    assert "the embedded store did not start" in errors[0] and str(tmp_path) in errors[0]
+    assert "Traceback" not in done.stderr
