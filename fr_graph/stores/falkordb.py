@@ -136,7 +136,10 @@ async def _wait_for_exit(pid: int, within: float) -> None:
         await asyncio.sleep(0.02)
 
 
-#: Set while a store mends a group's fact index, so the mending queries skip the check.
+#: Set while fr-graph runs one of its own queries. They never match labelled endpoints, so
+#: they need no mended fact index; only Graphiti's own queries wait for the mend.
+_OWN_QUERY: ContextVar[bool] = ContextVar("fr_graph_own_query", default=False)
+#: Set while a store mends a group's fact index, so the mend's own queries skip the check.
 _MENDING: ContextVar[bool] = ContextVar("fr_graph_mending_fact_index", default=False)
 
 
@@ -144,8 +147,9 @@ class GroupGraphDriver(FalkorDriver):
     """Graphiti's FalkorDB driver bound to one group's graph, with two upstream bugs worked
     around (see "Upstream bugs worked around" in cypher/README.md):
 
-    - Before its first query on the graph (fr-graph's or Graphiti's own), the store checks
-      that FalkorDB loaded the graph's fact index whole, and rebuilds it if not.
+    - Before Graphiti's first query on the graph (fr-graph's own queries do not need it),
+      the store checks that FalkorDB loaded the graph's fact index whole, and rebuilds it if
+      not.
     - Graphiti 0.31's fulltext group filter matches nothing for a group id holding a '-'
       (the index splits the stored id into words); the graph holds that group alone, so the
       filter is dropped rather than mended.
@@ -156,7 +160,10 @@ class GroupGraphDriver(FalkorDriver):
         super().__init__(falkor_db=store._client, database=group_id)
 
     async def execute_query(self, cypher_query_: Any, **kwargs: Any) -> Any:
-        await self._store.mend_fact_index_once(self._database)
+        # A borrowed store (FrGraph.attach) mends at once: the caller's own Graphiti driver
+        # reads the same graph without this check.
+        if not _MENDING.get() and (self._store.borrowed or not _OWN_QUERY.get()):
+            await self._store.mend_fact_index_once(self._database)
         return await super().execute_query(cypher_query_, **kwargs)
 
     def build_fulltext_query(self, query: str, group_ids: list[str] | None = None,
@@ -228,12 +235,12 @@ class FalkorStore(GraphStore):
         plain Graphiti found nothing after a restart. Checking costs two point queries; only
         a broken index is rebuilt.
         """
-        if _MENDING.get() or group_id in self._checked_fact_index:
+        if group_id in self._checked_fact_index:
             return
         async with self._mend_lock:
             if group_id in self._checked_fact_index:
                 return
-            token = _MENDING.set(True)
+            token = _MENDING.set(True)  # the mend's own queries (Graphiti's DDL too)
             try:
                 if group_id in await self._client.list_graphs() and \
                         await self.fact_index_broken(group_id):
@@ -272,6 +279,14 @@ class FalkorStore(GraphStore):
             await asyncio.sleep(0.05)
         raise StoreError(f"group {group_id!r}: the rebuilt fact index was not ready within "
                          f"{_INDEX_BUILD_WAIT_S:.0f} s", query="fact_index_status")
+
+    async def run_text(self, name: str, text: str, group: str, /, **params: Any
+                       ) -> list[dict[str, Any]]:
+        token = _OWN_QUERY.set(True)  # see GroupGraphDriver.execute_query
+        try:
+            return await super().run_text(name, text, group, **params)
+        finally:
+            _OWN_QUERY.reset(token)
 
     async def has_group(self, group_id: str) -> bool:
         # Any query on a missing graph creates it empty, so ask before touching it.
