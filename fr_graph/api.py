@@ -29,8 +29,6 @@ from fr_graph._graphiti import (
     Graphiti,
     LLMClient,
 )
-from fr_graph.bench.dataset import Size as BenchSize
-from fr_graph.bench.runner import BenchReport, run_lifecycle_bench
 from fr_graph.classify.linking import LinkVerifier, OfflineVerifier
 from fr_graph.classify.llm import LLMClassifier
 from fr_graph.classify.llm_linking import LLMLinkVerifier
@@ -286,10 +284,11 @@ class FrGraph:
 
     # -- import ----------------------------------------------------------------------
 
-    async def import_file(self, path: Path, *, strict: bool = False,
+    async def import_file(self, path: str | Path, *, strict: bool = False,
                           progress: Progress | None = None,
                           on_total: Callable[[int], None] | None = None) -> ImportReport:
         """Import a JSONL file. Bad lines are reported (``strict``: nothing is written)."""
+        path = Path(path)
         if not path.is_file():
             raise InputError(f"FILE {str(path)!r}: no such file")
         parsed, problems = read_file(path)
@@ -765,19 +764,6 @@ class FrGraph:
 
     # -- end of user control -------------------------------------------------------------
 
-    # -- benchmark -------------------------------------------------------------------
-
-    async def bench_lifecycle(self, size: BenchSize = "quick", seed: int = 0,
-                              out: Path = Path("lifecycle-bench"), *,
-                              progress: Callable[[str], None] | None = None) -> BenchReport:
-        """Run LifecycleBench on this store (fresh groups per persona and metadata source)
-        and write ``report.md``, ``report.json`` and charts into ``out``.
-
-        Raises:
-            InputError: ``size`` is not quick or full, or ``out`` is a file.
-        """
-        return await run_lifecycle_bench(self, size, seed, out, progress=progress)
-
     # -- maintenance -----------------------------------------------------------------
 
     async def groups(self, group_id: str | None = None) -> list[str]:
@@ -928,7 +914,9 @@ def _check_search(query: str, group_id: str, limit: int, policy: str,
 
 
 class FrGraphSync:
-    """A thin blocking facade over :class:`FrGraph` for scripts and notebooks.
+    """A thin blocking facade over :class:`FrGraph` for scripts and notebooks: each public
+    coroutine of :class:`FrGraph` is a method here with the same signature that blocks until
+    it is done (``tests/unit/test_sync_facade.py`` checks that they stay mirrored).
 
     Example:
         >>> with FrGraphSync(Settings(db="/tmp/mem")) as fr:          # doctest: +SKIP
@@ -957,39 +945,193 @@ class FrGraphSync:
         self._call(self.inner.close())
         self._runner.close()
 
-    def import_file(self, path: Path, **kwargs: Any) -> ImportReport:
-        return self._call(self.inner.import_file(path, **kwargs))
-
-    def search(self, query: str, group_id: str, **kwargs: Any) -> list[ScoredFact]:
-        return self._call(self.inner.search(query, group_id, **kwargs))
-
-    def search_batch(self, queries: Sequence[BatchQuery], **kwargs: Any
-                     ) -> list[tuple[str, list[ScoredFact]]]:
-        return self._call(self.inner.search_batch(queries, **kwargs))
-
-    def context(self, query: str, group_id: str, **kwargs: Any) -> str:
-        return self._call(self.inner.context(query, group_id, **kwargs))
-
-    def explain(self, uuid: str, query: str, **kwargs: Any) -> Explanation:
-        return self._call(self.inner.explain(uuid, query, **kwargs))
-
-    def show(self, group_id: str, **kwargs: Any) -> list[MemoryItem]:
-        return self._call(self.inner.show(group_id, **kwargs))
-
-    def show_message(self, group_id: str, message_id: str) -> MessageTrace:
-        return self._call(self.inner.show_message(group_id, message_id))
-
     def policy_table(self, group_id: str | None = None) -> PolicyTable:
         return self.inner.policy_table(group_id)
 
     def policy_view(self, group_id: str | None = None) -> PolicyView:
         return self.inner.policy_view(group_id)
 
+    def import_file(
+        self,
+        path: str | Path,
+        *,
+        strict: bool = False,
+        progress: Progress | None = None,
+        on_total: Callable[[int], None] | None = None,
+    ) -> ImportReport:
+        return self._call(
+            self.inner.import_file(path, strict=strict, progress=progress, on_total=on_total)
+        )
+
+    def add_records(self, records: Sequence[FactRecord | MessageRecord]) -> ImportReport:
+        return self._call(self.inner.add_records(records))
+
+    def import_records(
+        self,
+        records: Sequence[FactRecord],
+        *,
+        report: ImportReport | None = None,
+        progress: Progress | None = None,
+    ) -> ImportReport:
+        return self._call(self.inner.import_records(records, report=report, progress=progress))
+
+    def import_messages(
+        self,
+        messages: Sequence[MessageRecord],
+        *,
+        report: ImportReport | None = None,
+        progress: Progress | None = None,
+    ) -> ImportReport:
+        return self._call(self.inner.import_messages(messages, report=report, progress=progress))
+
+    def search(
+        self,
+        query: str,
+        group_id: str,
+        *,
+        now: datetime | None = None,
+        limit: int = 10,
+        policy: Policy = "full",
+        config: RerankConfig | None = None,
+    ) -> list[ScoredFact]:
+        return self._call(
+            self.inner.search(query, group_id, now=now, limit=limit, policy=policy, config=config)
+        )
+
+    def search_report(
+        self,
+        query: str,
+        group_id: str,
+        *,
+        now: datetime | None = None,
+        limit: int = 10,
+        policy: Policy = "full",
+        config: RerankConfig | None = None,
+        include_history: bool = False,
+    ) -> SearchReport:
+        return self._call(
+            self.inner.search_report(
+                query,
+                group_id,
+                now=now,
+                limit=limit,
+                policy=policy,
+                config=config,
+                include_history=include_history,
+            )
+        )
+
+    def search_batch(
+        self, queries: Sequence[BatchQuery], *, limit: int = 10, policy: Policy = "full"
+    ) -> list[tuple[str, list[ScoredFact]]]:
+        return self._call(self.inner.search_batch(queries, limit=limit, policy=policy))
+
+    def context(
+        self,
+        query: str,
+        group_id: str,
+        *,
+        now: datetime | None = None,
+        limit: int = 10,
+        policy: Policy = "full",
+    ) -> str:
+        return self._call(self.inner.context(query, group_id, now=now, limit=limit, policy=policy))
+
+    def explain(
+        self,
+        uuid: str,
+        query: str,
+        *,
+        group_id: str | None = None,
+        now: datetime | None = None,
+        policy: Policy = "full",
+        limit: int = 10,
+    ) -> Explanation:
+        return self._call(
+            self.inner.explain(uuid, query, group_id=group_id, now=now, policy=policy, limit=limit)
+        )
+
+    def show(
+        self, group_id: str, *, state: str | None = None, category: str | None = None
+    ) -> list[MemoryItem]:
+        return self._call(self.inner.show(group_id, state=state, category=category))
+
+    def fact(self, uuid: str, *, group_id: str | None = None) -> FactView:
+        return self._call(self.inner.fact(uuid, group_id=group_id))
+
+    def show_message(self, group_id: str, message_id: str) -> MessageTrace:
+        return self._call(self.inner.show_message(group_id, message_id))
+
     def query(self, name: str, group_id: str, /, **params: Any) -> list[dict[str, Any]]:
         return self._call(self.inner.query(name, group_id, **params))
 
-    def backfill(self, group_id: str | None = None, **kwargs: Any) -> BackfillReport:
-        return self._call(self.inner.backfill(group_id, **kwargs))
+    def recategorize(
+        self,
+        uuid: str,
+        category: str,
+        *,
+        weights: dict[str, float] | None = None,
+        group_id: str | None = None,
+        reason: str | None = None,
+        now: datetime | None = None,
+    ) -> RecategorizeReport:
+        return self._call(
+            self.inner.recategorize(
+                uuid, category, weights=weights, group_id=group_id, reason=reason, now=now
+            )
+        )
+
+    def forget(
+        self,
+        uuid: str | None = None,
+        *,
+        slot_key: str | None = None,
+        group_id: str | None = None,
+        reason: str | None = None,
+        now: datetime | None = None,
+    ) -> ForgetReport:
+        return self._call(
+            self.inner.forget(uuid, slot_key=slot_key, group_id=group_id, reason=reason, now=now)
+        )
+
+    def purge(
+        self,
+        uuid: str,
+        *,
+        group_id: str | None = None,
+        reason: str | None = None,
+        now: datetime | None = None,
+    ) -> PurgeReport:
+        return self._call(self.inner.purge(uuid, group_id=group_id, reason=reason, now=now))
+
+    def purge_episode(
+        self,
+        episode_uuid: str,
+        group_id: str,
+        *,
+        reason: str | None = None,
+        now: datetime | None = None,
+    ) -> PurgeReport:
+        return self._call(self.inner.purge_episode(episode_uuid, group_id, reason=reason, now=now))
+
+    def purge_group(
+        self, group_id: str, *, reason: str | None = None, now: datetime | None = None
+    ) -> PurgeReport:
+        return self._call(self.inner.purge_group(group_id, reason=reason, now=now))
+
+    def audit_log(self, group_id: str | None = None) -> list[dict[str, Any]]:
+        return self._call(self.inner.audit_log(group_id))
+
+    def groups(self, group_id: str | None = None) -> list[str]:
+        return self._call(self.inner.groups(group_id))
+
+    def backfill(
+        self,
+        group_id: str | None = None,
+        progress: Progress | None = None,
+        on_total: Callable[[int], None] | None = None,
+    ) -> BackfillReport:
+        return self._call(self.inner.backfill(group_id, progress, on_total))
 
     def sync(self, group_id: str | None = None) -> SyncReport:
         return self._call(self.inner.sync(group_id))
@@ -997,40 +1139,30 @@ class FrGraphSync:
     def stats(self, group_id: str | None = None) -> list[GroupStats]:
         return self._call(self.inner.stats(group_id))
 
-    def bench_lifecycle(self, size: BenchSize = "quick", seed: int = 0,
-                        out: Path = Path("lifecycle-bench"), **kwargs: Any) -> BenchReport:
-        return self._call(self.inner.bench_lifecycle(size, seed, out, **kwargs))
+    def maintain(
+        self,
+        group_id: str | None = None,
+        *,
+        budget: int | None = None,
+        dry_run: bool = False,
+        now: datetime | None = None,
+    ) -> list[MaintenanceReport]:
+        return self._call(self.inner.maintain(group_id, budget=budget, dry_run=dry_run, now=now))
 
-    # -- retention --
+    def pin(self, uuid: str, *, group_id: str | None = None) -> RetentionChange:
+        return self._call(self.inner.pin(uuid, group_id=group_id))
 
-    def maintain(self, group_id: str | None = None, **kwargs: Any) -> list[MaintenanceReport]:
-        return self._call(self.inner.maintain(group_id, **kwargs))
+    def unpin(self, uuid: str, *, group_id: str | None = None) -> RetentionChange:
+        return self._call(self.inner.unpin(uuid, group_id=group_id))
 
-    def pin(self, uuid: str, **kwargs: Any) -> RetentionChange:
-        return self._call(self.inner.pin(uuid, **kwargs))
-
-    def unpin(self, uuid: str, **kwargs: Any) -> RetentionChange:
-        return self._call(self.inner.unpin(uuid, **kwargs))
-
-    def restore(self, uuid: str, **kwargs: Any) -> RetentionChange:
-        return self._call(self.inner.restore(uuid, **kwargs))
+    def restore(
+        self,
+        uuid: str,
+        *,
+        group_id: str | None = None,
+        reason: str = "reverted by the user (fr-graph restore)",
+    ) -> RetentionChange:
+        return self._call(self.inner.restore(uuid, group_id=group_id, reason=reason))
 
     def record_access(self, group_id: str, uuids: Sequence[str]) -> int:
         return self._call(self.inner.record_access(group_id, uuids))
-
-    # -- user control ------------------------------------------------------------------
-
-    def recategorize(self, uuid: str, category: str, **kwargs: Any) -> RecategorizeReport:
-        return self._call(self.inner.recategorize(uuid, category, **kwargs))
-
-    def forget(self, uuid: str | None = None, **kwargs: Any) -> ForgetReport:
-        return self._call(self.inner.forget(uuid, **kwargs))
-
-    def purge(self, uuid: str, **kwargs: Any) -> PurgeReport:
-        return self._call(self.inner.purge(uuid, **kwargs))
-
-    def purge_group(self, group_id: str, **kwargs: Any) -> PurgeReport:
-        return self._call(self.inner.purge_group(group_id, **kwargs))
-
-    def audit_log(self, group_id: str | None = None) -> list[dict[str, Any]]:
-        return self._call(self.inner.audit_log(group_id))

@@ -1,6 +1,6 @@
 """LifecycleBench harness smoke test on both real stores (no quality thresholds, no timing).
 
-The generated quick suite runs end to end through :meth:`FrGraph.bench_lifecycle`; the
+The generated quick suite runs end to end through :func:`run_lifecycle_bench`; the
 report must name every system, attack vector, ablation and grid cell, keep every score in
 [0, 1], and write its charts. A second run with the same seed must give the same report
 (apart from timings). The CLI is exercised for its argument errors.
@@ -63,7 +63,7 @@ def _check(data: dict[str, Any], out: Path) -> None:
 
 async def test_quick_run_reports_every_system_vector_ablation_and_cell(
         fr: FrGraph, tmp_path: Path) -> None:
-    report = await fr.bench_lifecycle("quick", 0, tmp_path / "quick")
+    report = await run_lifecycle_bench(fr, "quick", 0, tmp_path / "quick")
     _check(report.data, tmp_path / "quick")
     assert report.data["size"] == "quick" and report.data["suite"]["personas"] > 0
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from fr_graph.cli_control import parse_weights
+from fr_graph.cli.control import parse_weights
 from fr_graph.core.ontology import Category
 from fr_graph.errors import InputError
 from fr_graph.pipeline.control import category_weights
