@@ -52,8 +52,8 @@ class StoreError(FrGraphError):
 
 
 class StoreUnavailable(StoreError):
-    """The store stayed unreachable (or kept failing transiently) through every retry; the
-    unit of work that was running wrote nothing."""
+    """The store could not be reached when opened, or kept failing transiently through
+    every retry afterwards; the unit of work that was running wrote nothing."""
 
 
 class QueryNotFoundError(StoreError):

@@ -24,12 +24,12 @@ from neo4j.exceptions import (
 from fr_graph import cypher
 from fr_graph._graphiti import GraphDriver, Neo4jDriver
 from fr_graph.config import Settings
+from fr_graph.core.text import fulltext_words, lucene_escape
 from fr_graph.errors import StoreError, StoreUnavailable
 from fr_graph.stores.base import (
     GraphStore,
     QueryRunner,
     Tracer,
-    fulltext_words,
     one_line,
     settle_index_task,
 )
@@ -51,22 +51,12 @@ SPLIT_SCAN_MIN_FACTS = 5_000
 _GROUP_SIZE_TTL_S = 60.0  # group and store sizes are recounted at most once a minute
 _LUCENE_WORD = re.compile(r"[A-Za-z0-9]")
 
-# Lucene's special characters; escaped so user text is always searched as words.
-_LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/]|&&|\|\|)')
-_LUCENE_OPERATORS = re.compile(r"\b(AND|OR|NOT|TO)\b")
-
 
 def uuid_ranges(parts: int) -> list[tuple[str, str]]:
     """``parts`` half-open ranges of uuid strings, split at hex digits, covering every
     string (the first starts at ``""``, the last ends above any uuid)."""
     cuts = [format(i * 16 // parts, "x") for i in range(1, parts)]
     return list(zip(["", *cuts], [*cuts, "\uffff"], strict=True))
-
-
-def lucene_escape(text: str) -> str:
-    """Make arbitrary text safe as a Lucene query: every special character escaped."""
-    cleaned = _LUCENE_SPECIAL.sub(r"\\\1", text)
-    return _LUCENE_OPERATORS.sub(lambda m: m.group(0).lower(), cleaned)
 
 
 def _to_python(value: Any) -> Any:
@@ -117,27 +107,21 @@ class Neo4jStore(GraphStore):
         return [""]  # one database holds every group; its queries see them all
 
     async def check_reachable(self) -> None:
-        """Verify the connection, retried like any query (``store_attempts`` with backoff):
-        a server that is restarting is waited for, a wrong address fails in seconds."""
+        """Verify the connection once, at open: a wrong address or a stopped server fails
+        in one line within ``REACHABLE_TIMEOUT_S``. Retries (``store_attempts`` with
+        backoff) are for a server that was reachable and then failed transiently."""
         assert isinstance(self.driver, Neo4jDriver)
-        client = self.driver.client
-
-        async def once() -> None:
-            try:
-                await asyncio.wait_for(client.verify_connectivity(), REACHABLE_TIMEOUT_S)
-            except (OSError, TimeoutError, Neo4jError, DriverError) as exc:
-                # Unreachable counts as transient, so the attempts apply.
-                cause = exc if self._is_transient(exc) else ServiceUnavailable(one_line(exc))
-                raise StoreError(one_line(exc), query="verify_connectivity") from cause
-
         # The driver logs a warning per retry of the index build Graphiti started; the
         # outcome is reported once, below.
         neo4j_log = logging.getLogger("neo4j")
         level = neo4j_log.level
         neo4j_log.setLevel(logging.ERROR)
         try:
-            await self.with_retries("verify_connectivity", once)
-        except StoreUnavailable as exc:
+            await asyncio.wait_for(self.driver.client.verify_connectivity(),
+                                   REACHABLE_TIMEOUT_S)
+        except (OSError, TimeoutError, Neo4jError, DriverError) as exc:
+            if not (self._is_transient(exc) or isinstance(exc, (OSError, TimeoutError))):
+                raise StoreError(one_line(exc), query="verify_connectivity") from exc
             # That index build would retry for 30 s: it cannot succeed, so stop it. Its
             # queries, created but never run, would each warn when collected.
             warnings.filterwarnings("ignore", category=RuntimeWarning,
@@ -148,9 +132,9 @@ class Neo4jStore(GraphStore):
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
             raise StoreUnavailable(
-                f"store unavailable after {self.settings.store_attempts} attempts: cannot "
-                f"reach Neo4j at --db {self.settings.db} ({one_line(exc.__cause__ or exc)}); "
-                "is the server running and the address right?") from None
+                f"store unavailable: cannot reach Neo4j at --db {self.settings.db} "
+                f"({one_line(exc)}); is the server running and the "
+                "address right?") from None
         finally:
             neo4j_log.setLevel(level)
 

@@ -110,14 +110,15 @@ def test_neo4j_stopped_mid_import_fails_cleanly_and_recovers(
     settings = settings_for(uri, attempts=8, backoff=1.0)
     assert asyncio.run(assert_complete_or_chunk_whole(settings, group, {256})) == 256
 
-    # 4. Stopped again, restarted while the rerun is backing off: it recovers by itself.
-    server.stop()
+    # 4. Stopped again after the rerun opened (a server that was reachable), restarted
+    #    while the rerun is backing off: it recovers by itself.
     restarter = threading.Timer(3.0, lambda: (setattr(server, "_requested_port", port),
                                               server.start()))
-    restarter.start()
 
     async def rerun() -> tuple[int, int]:
         async with FrGraph(settings) as fr:
+            server.stop()
+            restarter.start()
             report = await fr.import_file(path)
         return report.imported, report.already_present
 
