@@ -3,14 +3,16 @@
 graphiti-core calls ``load_dotenv()`` at import (a ``.env`` anywhere above its install dir
 would silently configure it) and sends a telemetry event when ``Graphiti`` is built unless
 ``GRAPHITI_TELEMETRY_ENABLED=false``. fr-graph must never reach the network unless asked,
-so both are switched off here, before the first graphiti module loads.
+so both are switched off here, before the first graphiti module loads: ``load_dotenv`` only
+while graphiti-core imports (the caller's own use of it is untouched), telemetry unless the
+user set ``GRAPHITI_TELEMETRY_ENABLED`` themselves (an explicit ``true`` is their choice).
 """
 
 from __future__ import annotations
 
 import os
 
-os.environ["GRAPHITI_TELEMETRY_ENABLED"] = "false"
+os.environ.setdefault("GRAPHITI_TELEMETRY_ENABLED", "false")
 
 import dotenv
 
