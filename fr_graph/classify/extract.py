@@ -37,7 +37,6 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
-from fr_graph.classify.lexicon import words
 from fr_graph.classify.prose import (
     Region,
     mask_inline_code,
@@ -49,6 +48,7 @@ from fr_graph.classify.prose import (
 from fr_graph.classify.rules import classify_fact
 from fr_graph.core.lifecycle import Marker
 from fr_graph.core.ontology import Category
+from fr_graph.core.text import words
 
 #: Only this much of a message is read (a message record holds at most this much).
 MAX_MESSAGE_CHARS = 200_000

@@ -16,9 +16,6 @@ from fr_graph.core.ontology import Category
 Pattern = tuple[str, float]
 
 
-def words(text: str) -> frozenset[str]:
-    """A whitespace-separated word list as a frozenset (keeps long lists readable)."""
-    return frozenset(text.split())
 
 
 _WEEKDAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"

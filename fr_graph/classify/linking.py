@@ -26,10 +26,10 @@ from typing import Any, Final, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from fr_graph.classify.lexicon import words
 from fr_graph.classify.rules import classify_fact, normalize
 from fr_graph.core.linking import RELATIONS, LinkBands
 from fr_graph.core.ontology import Category
+from fr_graph.core.text import FUNCTION_WORDS, words
 from fr_graph.errors import ConfigError
 
 FloatArray = npt.NDArray[np.float64]
@@ -115,14 +115,9 @@ _NUMBER = re.compile(r"\d+(?:[.,:]\d+)*")
 _TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 _NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-zA-Z]+)")
 _ANY_TIME: Final = datetime(2000, 1, 1, tzinfo=UTC)
-_STOP: Final = words("""
-a about above after again all am an and any are as at be been before being below between both
-but by can could did do does doing down during each few for from had has have having he her
-here hers him his how i i'd i'll i'm i've if in into is it it's its just me more most my myself
-no nor not now of off on once only or other our ours out over own same she should so some such
-than that the their theirs them then there these they this those through to too under until up
-very was we were what when where which while who whom why will with would you your yours
-yourself user also got get gets getting still really been one like bit lot much many
+#: Words that say nothing about which attribute two facts share.
+_STOP: Final = FUNCTION_WORDS | words("""
+user also got get gets getting really one like bit lot much many
 """)
 
 

@@ -41,6 +41,7 @@ from fr_graph.classify.slots import (
 from fr_graph.core.classification import Classification
 from fr_graph.core.lifecycle import Marker
 from fr_graph.core.ontology import Category
+from fr_graph.core.text import words
 from fr_graph.errors import InputError
 
 #: Only this many characters of a fact are read. A fact is a sentence; anything longer is
@@ -188,7 +189,7 @@ _NAMED_SUBJECT = re.compile(
     r"|brought|thought|felt|kept|paid|sent|spent|built|broke|chose|fell|forgot|grew|knew"
     r"|rode|sang|sat|slept|spoke|stood|taught|threw|wore|turns|turned|loves|hates)\b"
 )
-_NOT_NAME_START = lx.words(
+_NOT_NAME_START = words(
     "the a an my our your his her their this that these those there it its user i we you he "
     "she they me on in at for from today tomorrow yesterday tonight just so but and also "
     "honestly lol omg ok okay well maybe please due since "

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import re
 
-from fr_graph.classify.lexicon import words
 from fr_graph.core.ontology import Category
+from fr_graph.core.text import words
 
 #: (pattern, attribute). ``{1}`` in the attribute is replaced by capture group 1, snake-cased.
 SlotRule = tuple[str, str]

@@ -20,16 +20,14 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
+from fr_graph.core.text import FUNCTION_WORDS, words
+
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _SPACE = re.compile(r"\s+")
 _WORD = re.compile(r"[^\W_]+")
 _EDGE_PUNCTUATION = " \t\n.,;:!?\"'()[]"
 #: Words too common to say that a sentence restates a fact.
-_STOPWORDS: Final = frozenset((
-    "the", "and", "for", "with", "from", "that", "this", "has", "have", "had", "was", "were",
-    "are", "is", "his", "her", "their", "they", "them", "she", "he", "its", "not", "but",
-    "user", "who", "which", "been", "also", "into", "about", "will", "would",
-))
+_STOPWORDS: Final = FUNCTION_WORDS | words("user also")
 #: A remaining sentence holding at least this share of the fact's content words (and at
 #: least two of them) is reported as a possible paraphrase.
 PARAPHRASE_SHARE: Final = 0.6

@@ -59,6 +59,7 @@ from fr_graph.core.supersession import (
     decide,
     in_scope,
 )
+from fr_graph.core.text import FUNCTION_WORDS, words
 from fr_graph.overlay import FactOverlay, from_iso, to_iso
 from fr_graph.stores.base import GraphStore, QueryRunner
 
@@ -84,16 +85,12 @@ LINK_NEIGHBOURS: Final = 8
 LINK_MIN_COSINE: Final = 0.78
 _WORD = re.compile(r"[a-z0-9]+")
 # Words that say *that* something is a plan or is off, not *which* plan it is.
-_GENERIC_WORDS: Final = frozenset((
-    "the", "and", "for", "with", "from", "that", "this", "about", "after", "all", "any", "not",
-    "now", "off", "our", "out", "its", "his", "her", "their", "they", "them", "was", "were",
-    "are", "has", "have", "had", "will", "would", "can", "could", "should", "been", "being",
-    "user", "plan", "plans", "planned", "planning", "going", "want", "wants", "wanted", "decided",
-    "decide", "cancel", "cancels", "cancelled", "canceled", "cancelling", "canceling", "call",
-    "called", "calling", "scrap", "scrapped", "scrapping", "drop", "dropped", "dropping",
-    "longer", "anymore", "dead", "never", "instead", "thing", "idea", "back", "backed", "abandon",
-    "abandoned", "gave", "give", "giving", "retract", "retracted", "forget", "forgot",
-))
+_GENERIC_WORDS: Final = FUNCTION_WORDS | words("""
+user plan plans planned planning going want wants wanted decided decide cancel cancels
+cancelled canceled cancelling canceling call called calling scrap scrapped scrapping drop
+dropped dropping longer anymore dead never instead thing idea back backed abandon abandoned
+gave give giving retract retracted forget forgot
+""")
 
 
 def _utc(value: datetime) -> datetime:

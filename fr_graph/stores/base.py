@@ -16,7 +16,6 @@ from typing import Any, Protocol
 
 from fr_graph import cypher
 from fr_graph._graphiti import GraphDriver
-from fr_graph.classify.lexicon import words
 from fr_graph.config import Settings
 from fr_graph.errors import ConfigError, InputError, StoreError, StoreUnavailable
 
@@ -33,33 +32,6 @@ class QueryRunner(Protocol):
 def one_line(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}".splitlines()[0]
 
-
-#: Keyword search uses at most this many distinct words of a query: Lucene refuses queries
-#: of more than 1024 clauses, and more words add nothing to a ranking of 20 hits.
-FULLTEXT_MAX_WORDS = 64
-
-
-#: Function words left out of keyword queries. Graphiti's fulltext indexes keep stop words
-#: (Neo4j's default analyzer is ``standard-no-stop-words``), so "what do I read on?" would
-#: otherwise rank "hmm, not quite what I meant" first on the words "what" and "I".
-FULLTEXT_STOP_WORDS: frozenset[str] = words("""
-a about above after again all am an and any are as at be been before being below between
-both but by can could did do does doing down during each few for from had has have having
-he her here hers him his how i i'd i'll i'm i've if in into is it it's its just me more
-most my myself no nor not now of off on once only or other our ours out over own same she
-should so some such than that the their theirs them then there these they this those
-through to too under until up very was we were what when where which while who whom why
-will with would you your yours yourself remind tell know anything something still days
-currently ok okay please
-""")
-
-
-def fulltext_words(text: str) -> str:
-    """The first FULLTEXT_MAX_WORDS distinct content words of ``text`` (function words
-    dropped; query syntax escaped later)."""
-    content = [w for w in text.split()
-               if w.lower().strip(".,;:!?\"'()[]{}") not in FULLTEXT_STOP_WORDS]
-    return " ".join(list(dict.fromkeys(content))[:FULLTEXT_MAX_WORDS])
 
 # Graphiti's own rule for group ids (letters, digits, '-' and '_'); FalkorDB also uses the
 # group id as a graph name, so nothing else may pass.

@@ -20,12 +20,12 @@ from urllib.parse import urlparse
 from fr_graph import cypher
 from fr_graph._graphiti import FalkorDriver, GraphDriver
 from fr_graph.config import Settings
+from fr_graph.core.text import fulltext_words
 from fr_graph.errors import ConfigError, StoreError
 from fr_graph.stores.base import (
     AUDIT_GRAPH,
     GraphStore,
     Tracer,
-    fulltext_words,
     one_line,
     settle_index_task,
 )

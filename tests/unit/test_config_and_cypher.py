@@ -9,8 +9,8 @@ import pytest
 
 from fr_graph import cypher
 from fr_graph.config import Settings
+from fr_graph.core.text import lucene_escape
 from fr_graph.errors import ConfigError, QueryNotFoundError
-from fr_graph.stores.neo4j import lucene_escape
 
 
 @pytest.mark.parametrize(("db", "backend"), [

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fr_graph.stores.base import FULLTEXT_MAX_WORDS, fulltext_words
+from fr_graph.core.text import FULLTEXT_MAX_WORDS, fulltext_words
 
 
 def test_function_words_are_dropped() -> None:
