@@ -13,9 +13,8 @@ from typing import Literal
 import platformdirs
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from fr_graph.backends import backend_for
 from fr_graph.errors import ConfigError
-
-Backend = Literal["neo4j", "falkordb", "embedded"]
 
 
 def default_data_dir() -> Path:
@@ -137,17 +136,9 @@ class Settings(BaseModel):
         return self.llm_distill and self.llm.configured
 
     @property
-    def backend(self) -> Backend:
-        db = self.db or ""
-        if db.startswith(("bolt://", "bolt+s://", "bolt+ssc://", "neo4j://", "neo4j+s://",
-                          "neo4j+ssc://")):
-            return "neo4j"
-        if db.startswith("falkordb://"):
-            return "falkordb"
-        if "://" in db:
-            raise ConfigError(f"--db: unsupported scheme in {db!r} (use bolt://, neo4j://, "
-                              "falkordb:// or a filesystem path)")
-        return "embedded"
+    def backend(self) -> str:
+        """The name of the backend ``db`` selects (``fr_graph.backends``)."""
+        return backend_for(self.db).name
 
     @property
     def embedded_path(self) -> Path:

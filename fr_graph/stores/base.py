@@ -8,6 +8,7 @@ through the pipeline.
 from __future__ import annotations
 
 import asyncio
+import importlib
 import re
 from abc import ABC, abstractmethod
 from collections import defaultdict
@@ -16,6 +17,7 @@ from typing import Any, Protocol
 
 from fr_graph import cypher
 from fr_graph._graphiti import GraphDriver
+from fr_graph.backends import BACKENDS, Backend, backend_for
 from fr_graph.config import Settings
 from fr_graph.errors import ConfigError, InputError, StoreError, StoreUnavailable
 
@@ -76,10 +78,12 @@ class GraphStore(ABC):
 
     Attributes:
         dialect: which Cypher dialect folder to prefer when loading named queries.
+        driver_class: the Graphiti driver class this store wraps (``FrGraph.attach``).
         driver: the Graphiti driver (its default database).
     """
 
     dialect: cypher.Dialect
+    driver_class: type[GraphDriver]
 
     def __init__(self, driver: GraphDriver, settings: Settings, tracer: Tracer | None = None):
         self.driver = driver
@@ -263,36 +267,28 @@ class GraphStore(ABC):
             return await work(self)
 
 
+def _store_class(backend: Backend) -> type[GraphStore]:
+    module, name, _ = backend.store_path
+    store_class: type[GraphStore] = getattr(importlib.import_module(module), name)
+    return store_class
+
+
 def store_for_driver(driver: GraphDriver, settings: Settings, tracer: Tracer | None = None
                      ) -> GraphStore:
     """The store over a Graphiti driver the caller already has (left open on close)."""
-    from fr_graph._graphiti import FalkorDriver, Neo4jDriver
-
-    store: GraphStore
-    if isinstance(driver, Neo4jDriver):
-        from fr_graph.stores.neo4j import Neo4jStore
-
-        store = Neo4jStore(driver, settings, tracer)
-    elif isinstance(driver, FalkorDriver):
-        from fr_graph.stores.falkordb import FalkorStore
-
-        store = FalkorStore(driver, settings, tracer)
-    else:
-        raise ConfigError(f"FrGraph.attach: unsupported Graphiti driver "
-                          f"{type(driver).__name__} (use Neo4j or FalkorDB)")
-    store.borrowed = True
-    return store
+    for backend in BACKENDS:
+        store_class = _store_class(backend)
+        if isinstance(driver, store_class.driver_class):
+            store = store_class(driver, settings, tracer)
+            store.borrowed = True
+            return store
+    raise ConfigError(f"FrGraph.attach: unsupported Graphiti driver "
+                      f"{type(driver).__name__} (use Neo4j or FalkorDB)")
 
 
 def open_store(settings: Settings, tracer: Tracer | None = None) -> GraphStore:
-    """Build the store named by ``settings.db`` (embedded FalkorDB when unset)."""
-    backend = settings.backend
-    if backend == "neo4j":
-        from fr_graph.stores.neo4j import Neo4jStore
-
-        return Neo4jStore.connect(settings, tracer)
-    from fr_graph.stores.falkordb import FalkorStore
-
-    if backend == "falkordb":
-        return FalkorStore.connect_server(settings, tracer)
-    return FalkorStore.open_embedded(settings, tracer)
+    """Build the store ``settings.db`` selects (embedded FalkorDB when unset)."""
+    backend = backend_for(settings.db)
+    opener: Callable[[Settings, Tracer | None], GraphStore] = getattr(
+        _store_class(backend), backend.store_path[2])
+    return opener(settings, tracer)

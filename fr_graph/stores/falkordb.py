@@ -177,6 +177,7 @@ class GroupGraphDriver(FalkorDriver):
 
 class FalkorStore(GraphStore):
     dialect: cypher.Dialect = "falkordb"
+    driver_class = FalkorDriver
 
     def __init__(self, driver: GraphDriver, settings: Settings, tracer: Tracer | None = None,
                  embedded: EmbeddedServer | None = None):

@@ -91,6 +91,7 @@ class _Transaction:
 
 class Neo4jStore(GraphStore):
     dialect: cypher.Dialect = "neo4j"
+    driver_class = Neo4jDriver
 
     def __init__(self, driver: GraphDriver, settings: Settings, tracer: Tracer | None = None):
         super().__init__(driver, settings, tracer)
