@@ -59,6 +59,7 @@ from fr_graph.pipeline.backfill import BackfillReport, backfill_groups
 from fr_graph.pipeline.control import ForgetReport, PurgeReport, RecategorizeReport
 from fr_graph.pipeline.distill import DEFAULT_KEEP, distill
 from fr_graph.pipeline.episodes import ingest_message_with_llm
+from fr_graph.pipeline.explain import Explanation, FactLink, build_explanation, with_target
 from fr_graph.pipeline.ingest import (
     ImportReport,
     Ingestor,
@@ -67,27 +68,16 @@ from fr_graph.pipeline.ingest import (
     extract_from_message,
     message_id,
 )
-from fr_graph.pipeline.inspect import (
-    USER_QUERY_FOLDER,
-    Explanation,
-    FactLink,
+from fr_graph.pipeline.maintain import MaintenanceReport, RetentionChange, maintain_group
+from fr_graph.pipeline.memory_view import (
     MemoryItem,
     MessageTrace,
     PastedRegion,
-    PolicyView,
-    UserQuery,
-    bind_params,
-    build_explanation,
     context_fact,
     context_from_hits,
     memory_items,
-    plain_value,
-    policy_view,
-    user_queries,
-    user_query,
-    with_target,
 )
-from fr_graph.pipeline.maintain import MaintenanceReport, RetentionChange, maintain_group
+from fr_graph.pipeline.policy_view import PolicyView, policy_view
 from fr_graph.pipeline.records import FactRecord, MessageRecord, read_file
 from fr_graph.pipeline.search import (
     Candidates,
@@ -95,6 +85,14 @@ from fr_graph.pipeline.search import (
     build_batch,
     gather_candidates,
     to_scored,
+)
+from fr_graph.pipeline.user_queries import (
+    USER_QUERY_FOLDER,
+    UserQuery,
+    bind_params,
+    plain_value,
+    user_queries,
+    user_query,
 )
 from fr_graph.pipeline.vectors import FactEmbedders, check_embedder, fill_lifecycle_vectors
 from fr_graph.stores.base import (

@@ -34,9 +34,9 @@ from fr_graph import __version__
 from fr_graph.api import FrGraph, Policy, SearchReport
 from fr_graph.errors import FrGraphError, InputError
 from fr_graph.overlay import parse_instant
-from fr_graph.pipeline.inspect import plain_value
 from fr_graph.pipeline.records import FactRecord, MessageRecord
 from fr_graph.pipeline.search import ScoredFact
+from fr_graph.pipeline.user_queries import plain_value
 from fr_graph.stores.base import check_group_id, one_line
 
 INSTRUCTIONS = (

@@ -130,7 +130,7 @@ def show(
     if as_json:
         write_json([item.to_json() for item in items])
         return
-    from fr_graph.pipeline.inspect import group_memory
+    from fr_graph.pipeline.memory_view import group_memory
 
     write(f"group {group}: {len(items)} facts")
     for cat, states in group_memory(items).items():

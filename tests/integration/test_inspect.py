@@ -20,12 +20,8 @@ from fr_graph.core.ontology import Category
 from fr_graph.core.policy import PolicyTable
 from fr_graph.core.rerank import FULL, rerank
 from fr_graph.errors import ConfigError, InputError, NotFoundError
-from fr_graph.pipeline.inspect import (
-    build_explanation,
-    context_from_hits,
-    group_memory,
-    with_target,
-)
+from fr_graph.pipeline.explain import build_explanation, with_target
+from fr_graph.pipeline.memory_view import context_from_hits, group_memory
 from fr_graph.pipeline.search import Candidates, ScoredFact, build_batch
 from tests.integration.test_user_queries import (
     NOW,

@@ -23,7 +23,7 @@ from fr_graph.api import FrGraph
 from fr_graph.config import Settings
 from fr_graph.errors import InputError, QueryNotFoundError
 from fr_graph.overlay import stable_uuid
-from fr_graph.pipeline.inspect import PARAM_TYPES, user_queries
+from fr_graph.pipeline.user_queries import PARAM_TYPES, user_queries
 from tests.integration.helpers import write_jsonl
 
 pytestmark = pytest.mark.integration
