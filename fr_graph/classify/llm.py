@@ -33,7 +33,7 @@ from pydantic import BaseModel, Field
 
 from fr_graph._graphiti import LLMClient  # first: it guards graphiti-core's import side effects
 from fr_graph.classify.dates import resolve_event_time
-from fr_graph.classify.rules import MAX_FACT_CHARS, RulesClassifier
+from fr_graph.classify.rules import MAX_FACT_CHARS, RulesClassifier, batch_items
 from fr_graph.classify.slots import ROLE_ALIASES
 from fr_graph.core.classification import Classification
 from fr_graph.core.lifecycle import Marker
@@ -474,20 +474,14 @@ class LLMClassifier:
             InputError: a per-fact ``observed_at`` or ``contexts`` whose length differs
                 from ``facts``.
         """
-        if not isinstance(observed_at, datetime) and len(observed_at) != len(facts):
-            raise InputError(
-                f"classify_batch: {len(facts)} facts but {len(observed_at)} observed_at values")
-        if contexts is not None and len(contexts) != len(facts):
-            raise InputError(f"classify_batch: {len(facts)} facts but {len(contexts)} contexts")
+        items = batch_items(facts, observed_at, contexts)
         gate = asyncio.Semaphore(self.max_concurrency)
         failures_in_a_row = 0
         tripped = False
 
         async def one(index: int) -> Classification:
             nonlocal failures_in_a_row, tripped
-            fact = facts[index]
-            when = observed_at if isinstance(observed_at, datetime) else observed_at[index]
-            context = contexts[index] if contexts is not None else None
+            fact, when, context = items[index]
             async with gate:
                 if tripped:
                     self.fallbacks += 1

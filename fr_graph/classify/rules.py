@@ -471,6 +471,24 @@ def explain(fact: str, observed_at: datetime, *, context: str | None = None) -> 
     return {c.value: round(s, 3) for c, s in _adjust(ev, observed_at, context).items()}
 
 
+def batch_items(facts: Sequence[str], observed_at: datetime | Sequence[datetime],
+                contexts: Sequence[str | None] | None) -> list[tuple[str, datetime, str | None]]:
+    """``classify_batch``'s arguments as one (fact, observed_at, context) per fact.
+
+    Raises:
+        InputError: a per-fact ``observed_at`` or ``contexts`` whose length differs from
+            ``facts``.
+    """
+    if not isinstance(observed_at, datetime) and len(observed_at) != len(facts):
+        raise InputError(
+            f"classify_batch: {len(facts)} facts but {len(observed_at)} observed_at values")
+    if contexts is not None and len(contexts) != len(facts):
+        raise InputError(f"classify_batch: {len(facts)} facts but {len(contexts)} contexts")
+    return [(fact, observed_at if isinstance(observed_at, datetime) else observed_at[index],
+             contexts[index] if contexts is not None else None)
+            for index, fact in enumerate(facts)]
+
+
 class RulesClassifier:
     """The rules classifier behind the :class:`fr_graph.classify.FactClassifier` protocol."""
 
@@ -494,15 +512,5 @@ class RulesClassifier:
             InputError: a per-fact ``observed_at`` or ``contexts`` whose length differs from
                 ``facts``.
         """
-        if not isinstance(observed_at, datetime) and len(observed_at) != len(facts):
-            raise InputError(
-                f"classify_batch: {len(facts)} facts but {len(observed_at)} observed_at values"
-            )
-        if contexts is not None and len(contexts) != len(facts):
-            raise InputError(f"classify_batch: {len(facts)} facts but {len(contexts)} contexts")
-        out: list[Classification] = []
-        for index, fact in enumerate(facts):
-            when = observed_at if isinstance(observed_at, datetime) else observed_at[index]
-            context = contexts[index] if contexts is not None else None
-            out.append(classify_fact(fact, when, context=context))
-        return out
+        return [classify_fact(fact, when, context=context)
+                for fact, when, context in batch_items(facts, observed_at, contexts)]

@@ -9,7 +9,6 @@ ranked list.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -38,12 +37,6 @@ FACTS = [
     ("f-sushi", "User likes sushi now", T2),
     ("f-fishing", "User went fishing with Alex", T1),
 ]
-
-
-@pytest.fixture
-def fake() -> Iterator[FakeLLM]:
-    with FakeLLM() as server:
-        yield server
 
 
 @pytest.fixture

@@ -8,14 +8,12 @@ FalkorDB, Graphiti's extraction, dedupe and invalidation, the local embedder.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 
 from fr_graph.api import FrGraph
-from fr_graph.config import LLMSettings, Settings
 from fr_graph.overlay import stable_uuid
 from fr_graph.pipeline.episodes import DONE, EpisodeOutcome, ingest_message_with_llm
 from fr_graph.pipeline.ingest import Ingestor
@@ -27,19 +25,6 @@ pytestmark = pytest.mark.integration
 T1 = datetime(2025, 5, 1, 10, 0, tzinfo=UTC)
 T2 = datetime(2025, 6, 1, 10, 0, tzinfo=UTC)
 T3 = datetime(2025, 6, 2, 10, 0, tzinfo=UTC)
-
-
-@pytest.fixture
-def fake() -> Iterator[FakeLLM]:
-    with FakeLLM() as server:
-        yield server
-
-
-@pytest.fixture
-async def llm_fr(settings: Settings, fake: FakeLLM) -> AsyncIterator[FrGraph]:
-    llm = LLMSettings(base_url=fake.url + "/v1", api_key="test", model="fake")
-    async with FrGraph(settings.model_copy(update={"llm": llm})) as graph:
-        yield graph
 
 
 def message(group_id: str, mid: str, content: str, at: datetime) -> MessageRecord:

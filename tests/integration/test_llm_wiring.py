@@ -6,7 +6,6 @@ Only the LLM is faked (``tests/fake_llm.py`` over HTTP, Graphiti's real
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import UTC, datetime
 
 import pytest
@@ -24,12 +23,6 @@ pytestmark = pytest.mark.integration
 T1 = datetime(2025, 5, 1, 10, 0, tzinfo=UTC)
 T2 = datetime(2025, 6, 1, 10, 0, tzinfo=UTC)
 NOW = datetime(2025, 6, 1, 18, 0, tzinfo=UTC)
-
-
-@pytest.fixture
-def fake() -> Iterator[FakeLLM]:
-    with FakeLLM() as server:
-        yield server
 
 
 def with_llm(settings: Settings, fake: FakeLLM, **flags: bool) -> Settings:

@@ -62,7 +62,7 @@ DIM = 1536
 
 
 @pytest.fixture(scope="module")
-def fake() -> Iterator[FakeEmbeddings]:
+def fake_embeddings() -> Iterator[FakeEmbeddings]:
     with FakeEmbeddings(dim=DIM) as server:
         yield server
 
@@ -74,15 +74,15 @@ def own_neo4j(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield server.uri
 
 
-def openai_embedder(fake: FakeEmbeddings) -> EmbedderSettings:
-    return EmbedderSettings(provider="openai", model=MODEL, base_url=f"{fake.url}/v1",
+def openai_embedder(fake_embeddings: FakeEmbeddings) -> EmbedderSettings:
+    return EmbedderSettings(provider="openai", model=MODEL, base_url=f"{fake_embeddings.url}/v1",
                             api_key="test", dim=DIM)
 
 
-def graphiti_embedder(fake: FakeEmbeddings) -> object:
+def graphiti_embedder(fake_embeddings: FakeEmbeddings) -> object:
     from graphiti_core.embedder.openai import OpenAIEmbedder, OpenAIEmbedderConfig
 
-    return OpenAIEmbedder(OpenAIEmbedderConfig(api_key="test", base_url=f"{fake.url}/v1",
+    return OpenAIEmbedder(OpenAIEmbedderConfig(api_key="test", base_url=f"{fake_embeddings.url}/v1",
                                                embedding_model=MODEL, embedding_dim=DIM))
 
 
@@ -134,7 +134,7 @@ async def lifecycle_of(fr: FrGraph, group: str) -> dict[str, tuple[str, str, str
 
 
 @pytest.fixture(params=["neo4j", "embedded"])
-async def stores(request: pytest.FixtureRequest, tmp_path: Path, fake: FakeEmbeddings
+async def stores(request: pytest.FixtureRequest, tmp_path: Path, fake_embeddings: FakeEmbeddings
                  ) -> AsyncIterator[tuple[str, Settings, Settings]]:
     """(group, local-embedder settings, own-embedder settings): two stores holding the same
     facts, built by plain Graphiti through each embedder."""
@@ -145,10 +145,10 @@ async def stores(request: pytest.FixtureRequest, tmp_path: Path, fake: FakeEmbed
     else:
         local_db, own_db = str(tmp_path / "local"), str(tmp_path / "own")
     await build_store(request.param, local_db, LocalEmbedder(), group)
-    await build_store(request.param, own_db, graphiti_embedder(fake), group)
+    await build_store(request.param, own_db, graphiti_embedder(fake_embeddings), group)
     base = dict(neo4j_user="neo4j", neo4j_password="test-password")
     yield (group, Settings(db=local_db, **base),  # type: ignore[arg-type]
-           Settings(db=own_db, embedder=openai_embedder(fake), **base))  # type: ignore[arg-type]
+           Settings(db=own_db, embedder=openai_embedder(fake_embeddings), **base))  # type: ignore[arg-type]
 
 
 async def test_a_graph_embedded_by_another_model_is_backfilled_and_ranked_as_with_local(
@@ -199,17 +199,18 @@ async def test_the_wrong_embedder_is_refused_in_one_line(
 
 
 async def test_import_sync_and_attach_with_the_deployments_embedder(
-        tmp_path: Path, fake: FakeEmbeddings) -> None:
+        tmp_path: Path, fake_embeddings: FakeEmbeddings) -> None:
     group = "own-import"
-    settings = Settings(db=str(tmp_path / "store"), embedder=openai_embedder(fake))
+    settings = Settings(db=str(tmp_path / "store"), embedder=openai_embedder(fake_embeddings))
     path = write_jsonl(tmp_path / "facts.jsonl", [
         {"type": "fact", "group_id": group, "id": f"f{i}", "fact": fact,
          "observed_at": f"{valid_at}T12:00:00Z"} for i, (fact, _, valid_at) in enumerate(FACTS)])
-    embedded_before = fake.texts
+    embedded_before = fake_embeddings.texts
     async with FrGraph(settings) as fr:
         report = await fr.import_file(path)
         assert report.imported == len(FACTS)
-        assert fake.texts > embedded_before  # Graphiti's vectors came from the deployment
+        # Graphiti's vectors came from the deployment
+        assert fake_embeddings.texts > embedded_before
         rows = await fr.store.run_text(
             "test_vectors", "MATCH ()-[r:RELATES_TO]->() RETURN r.uuid AS uuid, "
             "r.fact_embedding AS graph, r.fr_embedding AS own", group)
@@ -227,7 +228,7 @@ async def test_import_sync_and_attach_with_the_deployments_embedder(
     # FrGraph.attach: fr-graph on a Graphiti instance the caller built and still owns.
     server = EmbeddedServer(tmp_path / "store" / "fr-graph.db")
     driver = FalkorDriver(falkor_db=server.client, database=group)
-    graphiti = Graphiti(graph_driver=driver, embedder=graphiti_embedder(fake),  # type: ignore[arg-type]
+    graphiti = Graphiti(graph_driver=driver, embedder=graphiti_embedder(fake_embeddings),  # type: ignore[arg-type]
                         llm_client=OfflineLLMClient(),
                         cross_encoder=LocalCrossEncoder(LocalEmbedder()))
     try:

@@ -7,7 +7,6 @@ crash-safe re-import, and what current and historical searches return afterwards
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from types import SimpleNamespace
@@ -16,12 +15,10 @@ from typing import Any
 import pytest
 
 from fr_graph.api import FrGraph
-from fr_graph.config import LLMSettings, Settings
 from fr_graph.errors import StoreError
 from fr_graph.overlay import stable_uuid
 from fr_graph.pipeline.records import MessageRecord
 from fr_graph.stores.base import QueryRunner
-from tests.fake_llm import FakeLLM
 from tests.integration.helpers import write_jsonl
 
 pytestmark = pytest.mark.integration
@@ -304,19 +301,6 @@ async def test_current_queries_hide_replaced_and_retracted_facts_history_finds_t
 
 
 # -- messages through add_episode (the LLM is a local fake OpenAI-compatible server) -----
-
-
-@pytest.fixture
-def fake() -> Iterator[FakeLLM]:
-    with FakeLLM() as server:
-        yield server
-
-
-@pytest.fixture
-async def llm_fr(settings: Settings, fake: FakeLLM) -> AsyncIterator[FrGraph]:
-    llm = LLMSettings(base_url=fake.url + "/v1", api_key="test", model="fake")
-    async with FrGraph(settings.model_copy(update={"llm": llm})) as graph:
-        yield graph
 
 
 async def test_graphiti_invalidation_after_add_episode_supersedes_and_links(
