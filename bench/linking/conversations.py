@@ -35,6 +35,7 @@ from typing import Any
 
 from fr_graph._graphiti import EDGE_HYBRID_SEARCH_RRF
 from fr_graph.api import FrGraph
+from fr_graph.bench.provenance import provenance
 from fr_graph.config import Settings
 
 DATA = Path(__file__).resolve().parent / "conversations"
@@ -121,7 +122,7 @@ async def main() -> None:
             extracted.update(m for r in rows if (m := message_of(r["s"])))
     needed = {m for q in questions for m in q["current"]}
     result = {
-        "date": datetime.now().isoformat(timespec="seconds"), "messages": messages,
+        "provenance": provenance(), "messages": messages,
         "questions": len(questions),
         "current_messages_without_fact": len(needed - extracted),
         "current_messages": len(needed),

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from fr_graph.bench.provenance import provenance
 from fr_graph.classify.linking import OfflineVerifier, PairInput
 from fr_graph.clients import LocalEmbedder
 from fr_graph.core.linking import RELATIONS
@@ -42,6 +43,7 @@ def main() -> None:
     result["bands"] = {"hard": verifier.bands.hard, "contradicts": verifier.bands.contradicts}
     result["pairs"] = len(rows)
     result["model"] = verifier.model.meta.get("model")
+    result["provenance"] = provenance()
     print(f"{len(rows)} pairs, accuracy {result['accuracy']:.3f}, bands {result['bands']}")
     print(f"{'relation':12s} {'n':>4s} {'P':>5s} {'R':>5s} {'linkP':>6s} {'linkR':>6s}")
     for relation in map(str, RELATIONS):

@@ -28,6 +28,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from fr_graph.bench.provenance import provenance
 from fr_graph.pipeline.ingest import extract_from_message
 from fr_graph.pipeline.records import MessageRecord
 
@@ -138,7 +139,7 @@ def main() -> None:
     result = evaluate(load(files))
     result["files"] = [str(p.relative_to(HERE.parent.parent)) if p.is_absolute() else str(p)
                        for p in (f.resolve() for f in files)]
-    result["date"] = datetime.now().isoformat(timespec="seconds")
+    result["provenance"] = provenance()
     summary = {k: v for k, v in result.items() if not isinstance(v, list | dict)}
     print(json.dumps(summary, indent=1))
     for name, d in result["by_domain"].items():

@@ -18,10 +18,10 @@ import json
 import platform
 import tempfile
 import time
-from datetime import datetime
 from pathlib import Path
 
 from fr_graph.api import FrGraph
+from fr_graph.bench.provenance import provenance
 from fr_graph.config import Settings
 from fr_graph.pipeline.ingest import extract_from_message
 from fr_graph.pipeline.records import MessageRecord
@@ -63,7 +63,7 @@ async def main() -> None:
         report = await fr.import_file(source)
         total = time.perf_counter() - started
     result = {
-        "date": datetime.now().isoformat(timespec="seconds"),
+        "provenance": provenance(),
         "machine": f"{platform.machine()}, {platform.python_version()}",
         "messages": report.messages, "characters": sum(len(str(x["content"])) for x in lines),
         "facts": report.imported, "rejected": len(report.rejected),

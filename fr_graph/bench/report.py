@@ -216,6 +216,16 @@ def _pct(cell: dict[str, float]) -> str:
     return f"{100 * cell['value']:.1f} [{100 * cell['low']:.0f}–{100 * cell['high']:.0f}]"
 
 
+def _provenance_lines(block: dict[str, Any] | None) -> list[str]:
+    if not block:
+        return []
+    versions = ", ".join(f"{k} {v}" for k, v in block["versions"].items())
+    machine = block["machine"]
+    return [f"Commit `{block['commit'] or 'unknown'}`, run {block['date']} as "
+            f"`{block['command']}` on {machine['system']} ({machine['cpus']} CPUs, "
+            f"{machine['memory_gib']} GiB, load {machine['load_average']}); {versions}.", ""]
+
+
 def _markdown(data: dict[str, Any]) -> str:
     suite = data["suite"]
     lines = [
@@ -226,6 +236,7 @@ def _markdown(data: dict[str, Any]) -> str:
         f"{suite['questions_by_split']['heldout']}).", "",
         "Percentages with 95% bootstrap CIs. clean = pass@10 and not stale@5. "
         "Δ clean and McNemar p are paired against `full` (gold metadata).", "",
+        *_provenance_lines(data.get("provenance")),
         "## Systems (all questions)", "",
         "| system | metadata | clean pass | pass@10 | stale@5 | MRR | Δ clean vs full | "
         "McNemar p |",

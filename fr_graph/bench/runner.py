@@ -190,6 +190,15 @@ async def run_robustness(fr: FrGraph, personas: Sequence[Persona], seed: int, no
     return run
 
 
+async def server_version(fr: FrGraph) -> str | None:
+    """The graph server's version where it can be asked (Neo4j); the embedded and FalkorDB
+    stores are versioned by their packages in the provenance block."""
+    if fr.settings.backend != "neo4j":
+        return None
+    rows = await fr.store.run("server_version", "")
+    return str(rows[0]["version"]) if rows else None
+
+
 async def run_lifecycle_bench(fr: FrGraph, size: Size = "quick", seed: int = 0,
                               out: Path = Path("lifecycle-bench"), *,
                               suite: Suite | None = None,
@@ -203,6 +212,7 @@ async def run_lifecycle_bench(fr: FrGraph, size: Size = "quick", seed: int = 0,
     Raises:
         InputError: ``size`` is not quick or full, or ``out`` is a file.
     """
+    from fr_graph.bench.provenance import provenance
     from fr_graph.bench.report import build_report, write_report
 
     if size not in ROBUSTNESS_PERSONAS:
@@ -224,5 +234,6 @@ async def run_lifecycle_bench(fr: FrGraph, size: Size = "quick", seed: int = 0,
     timings.total_seconds = time.perf_counter() - started
     data = build_report(suite, rankings, robust, timings.to_json(),
                         backend=fr.settings.backend)
+    data["provenance"] = provenance(server=await server_version(fr))
     files = write_report(data, out)
     return BenchReport(data=data, out=out, files=files)

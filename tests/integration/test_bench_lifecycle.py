@@ -66,14 +66,21 @@ async def test_quick_run_reports_every_system_vector_ablation_and_cell(
     report = await run_lifecycle_bench(fr, "quick", 0, tmp_path / "quick")
     _check(report.data, tmp_path / "quick")
     assert report.data["size"] == "quick" and report.data["suite"]["personas"] > 0
+    # Provenance: the commit, versions and machine, in report.json and report.md.
+    made = report.data["provenance"]
+    assert made["commit"] and made["versions"]["graphiti-core"] and made["machine"]["cpus"]
+    if fr.settings.backend == "neo4j":
+        assert made["versions"]["server"].startswith("Neo4j Kernel 5.")
+    assert f"Commit `{made['commit']}`" in (tmp_path / "quick" / "report.md").read_text()
 
 
 async def test_same_seed_same_report(fr: FrGraph, tmp_path: Path) -> None:
     runs = [await run_lifecycle_bench(fr, "quick", 5, tmp_path / f"run{i}", suite=tiny_suite(5),
                                       robustness_personas=1) for i in range(2)]
     first, second = (copy.deepcopy(r.data) for r in runs)
-    first.pop("timings")
-    second.pop("timings")
+    for run in (first, second):
+        run.pop("timings")
+        run.pop("provenance")
     if fr.settings.backend == "neo4j":
         # Lucene's BM25 statistics are database-wide on Neo4j: the second run's groups (the
         # same texts again) shift keyword scores, so rankings that use them may swap close
