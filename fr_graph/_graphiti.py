@@ -29,11 +29,15 @@ try:
     from graphiti_core.llm_client.client import LLMClient
     from graphiti_core.llm_client.config import LLMConfig
     from graphiti_core.nodes import EntityNode, EpisodeType, EpisodicNode
-    from graphiti_core.search.search_config_recipes import EDGE_HYBRID_SEARCH_RRF
+    from graphiti_core.search.search_config_recipes import (
+        EDGE_HYBRID_SEARCH_CROSS_ENCODER,
+        EDGE_HYBRID_SEARCH_RRF,
+    )
 finally:
     dotenv.load_dotenv = _real_load_dotenv
 
 __all__ = [
+    "EDGE_HYBRID_SEARCH_CROSS_ENCODER",
     "EDGE_HYBRID_SEARCH_RRF",
     "CrossEncoderClient",
     "EmbedderClient",

@@ -45,8 +45,11 @@ class SystemSpec:
 SYSTEMS: Final[tuple[SystemSpec, ...]] = (
     SystemSpec("full", "gold", "fr-graph", "fr-graph lifecycle-aware ranking"),
     SystemSpec("untyped", "gold", "fr-graph", "untyped arm: latest-slot-wins, date expiry, "
-               "retraction drop over semantic ranking"),
+               "retraction drop over semantic ranking (world knowledge and instruction-like "
+               "text dropped, as in full)"),
     SystemSpec("off", "gold", "peer", "Graphiti's own hybrid search (RRF)"),
+    SystemSpec("off_rerank", "gold", "peer",
+               "Graphiti's hybrid search with its cross-encoder recipe (local cross-encoder)"),
     SystemSpec("graphiti_valid", "gold", "peer",
                "Graphiti's search without invalidated edges (invalid_at IS NULL)"),
     SystemSpec("flat", "gold", "peer", "Mem0-style flat cosine store, no lifecycle"),

@@ -32,6 +32,7 @@ from fr_graph.bench.systems import (
     flat_cosine,
     fr_graph_rankings,
     graphiti_off,
+    graphiti_reranked,
     graphiti_valid,
 )
 from fr_graph.errors import InputError
@@ -149,6 +150,7 @@ async def run_systems(fr: FrGraph, suite: Suite, nonce: str, timings: Timings,
             out[f"graphiti_valid{suffix}"] = await graphiti_valid(fr, group, text)
             if gold:
                 out["off"] = await graphiti_off(fr, group.group_id, text, now)
+                out["off_rerank"] = await graphiti_reranked(fr, group, text)
                 out["flat"] = await flat_cosine(fr, group, text)
         rankings[question.id] = out
 

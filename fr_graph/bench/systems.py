@@ -10,11 +10,18 @@ fr-graph (on each metadata source, gold and inferred):
 Peers (metadata-free rankings; their graph is the same one):
 
 * ``off``: Graphiti's own hybrid search (``search_`` with ``EDGE_HYBRID_SEARCH_RRF``).
+* ``off_rerank``: Graphiti's hybrid search with its cross-encoder recipe
+  (``EDGE_HYBRID_SEARCH_CROSS_ENCODER``: BM25, cosine and breadth-first candidates, reranked
+  by the cross-encoder Graphiti was built with; offline that is fr-graph's local one, which
+  scores each candidate by its e5 cosine to the query: no reranker model ships offline).
 * ``graphiti_valid``: the same search asked for :data:`VALID_POOL` results, edges with
   Graphiti's ``invalid_at`` set dropped, top 10 kept. fr-graph writes ``invalid_at`` on hard
   supersession, retraction and completion, so this peer benefits from fr-graph's transitions
   (and from the metadata source that drove them): it runs on both sources.
 * ``flat``: a Mem0-style flat store: exact cosine over every fact of the group, no lifecycle.
+
+Every Graphiti arm is given the query vector fr-graph's own search uses (e5's query form;
+Graphiti alone would embed the question as a passage).
 """
 
 from __future__ import annotations
@@ -23,7 +30,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Final
 
-from fr_graph._graphiti import EDGE_HYBRID_SEARCH_RRF
+from fr_graph._graphiti import EDGE_HYBRID_SEARCH_CROSS_ENCODER, EDGE_HYBRID_SEARCH_RRF
 from fr_graph.core.intent import analyze_query
 from fr_graph.core.rerank import ABLATIONS, RerankConfig, rerank
 from fr_graph.overlay import stable_uuid
@@ -39,7 +46,7 @@ VALID_POOL: Final = 50
 ABLATION_SYSTEMS: Final[tuple[str, ...]] = tuple(
     name for name in ABLATIONS if name not in ("full", "untyped"))
 FR_SYSTEMS: Final[tuple[str, ...]] = ("full", "untyped")
-PEER_SYSTEMS: Final[tuple[str, ...]] = ("off", "graphiti_valid", "flat")
+PEER_SYSTEMS: Final[tuple[str, ...]] = ("off", "off_rerank", "graphiti_valid", "flat")
 
 
 @dataclass(slots=True)
@@ -100,9 +107,20 @@ async def graphiti_valid(fr: FrGraph, ids: GroupIds, query: str) -> list[str]:
     """Graphiti's hybrid search with invalidated edges (``invalid_at`` set) filtered out."""
     recipe = EDGE_HYBRID_SEARCH_RRF.model_copy(deep=True)  # Graphiti mutates its recipes
     recipe.limit = VALID_POOL
-    found = await fr.graphiti(ids.group_id).search_(query, config=recipe,
-                                                    group_ids=[ids.group_id])
+    found = await fr.graphiti(ids.group_id).search_(
+        query, config=recipe, group_ids=[ids.group_id],
+        query_vector=fr.embedder.embed_query(query).tolist())
     return ids.ids([e.uuid for e in found.edges if e.invalid_at is None])[:TOP]
+
+
+async def graphiti_reranked(fr: FrGraph, ids: GroupIds, query: str) -> list[str]:
+    """Graphiti's hybrid search with its cross-encoder reranking recipe."""
+    recipe = EDGE_HYBRID_SEARCH_CROSS_ENCODER.model_copy(deep=True)
+    recipe.limit = TOP
+    found = await fr.graphiti(ids.group_id).search_(
+        query, config=recipe, group_ids=[ids.group_id],
+        query_vector=fr.embedder.embed_query(query).tolist())
+    return ids.ids([e.uuid for e in found.edges])[:TOP]
 
 
 async def flat_cosine(fr: FrGraph, ids: GroupIds, query: str) -> list[str]:

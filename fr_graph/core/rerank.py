@@ -38,7 +38,9 @@ Arms
 ``FULL`` is the above. ``UNTYPED`` is the pre-registered three-primitive arm of App. AD:
 latest-slot-wins, date expiry (every category, no numeric exemption), retraction drop
 (unconditional), ranking by semantic similarity alone, no routing and no forced retrieval;
-it ignores the query intent and the other switches. Ablations of the full arm are switches
+it ignores the query intent and the other switches. It keeps the full arm's two safety
+exclusions (world-knowledge facts and quarantined instruction-like text are dropped), so
+that it differs from ``FULL`` only in the lifecycle policy. Ablations of the full arm are switches
 on a frozen :class:`RerankConfig` (see :data:`ABLATIONS`).
 
 Performance: the policy is precomputed as an ``(8, 11)`` matrix, so every soft-membership

@@ -331,6 +331,18 @@ def test_untyped_arm_is_semantic_only_with_three_primitives() -> None:
     assert set(result.terms) == {"semantic", "fulltext", "relevance", "score"}
 
 
+def test_untyped_arm_also_drops_world_knowledge_and_instructions() -> None:
+    """The untyped arm keeps the full arm's safety exclusions: a flat store that returned
+    world knowledge or instruction-like text as the user's memory would not be a fair peer."""
+    rows = [Row(semantic=0.99, world_knowledge=True), Row(semantic=0.98, instruction_like=True),
+            Row(semantic=0.5)]
+    result = rerank(batch(rows), QueryAnalysis.for_intent(Intent.CURRENT), POLICY, NOW_S,
+                    UNTYPED)
+    assert order(result) == [2]
+    assert reasons(result)[:2] == [MaskReason.WORLD_KNOWLEDGE,
+                                   MaskReason.INSTRUCTION_QUARANTINE]
+
+
 # -- terms -----------------------------------------------------------------------------------
 
 def test_terms_are_complete_and_consistent() -> None:
