@@ -73,7 +73,7 @@ def context(
     as_json: Annotated[bool, typer.Option(
         "--json", help='Print {"context": TEXT} as JSON.')] = False,
 ) -> None:
-    """Print the best facts for QUERY as an LLM prompt block grouped by category (App. B.4)."""
+    """Print the best facts for QUERY as an LLM prompt block grouped by category."""
     when = query_time(now)
     text = run(lambda fr: fr.context(query, group, now=when, limit=limit,
                                       policy=policy.value))
