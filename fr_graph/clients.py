@@ -45,13 +45,24 @@ def _openmp_thread_setter() -> Callable[[int], None] | None:
 
 
 def _runnable_elsewhere() -> int | None:
-    """How many tasks are runnable right now besides the caller (Linux ``/proc/loadavg``;
-    None where it cannot be read)."""
+    """How many tasks of other processes are runnable right now (Linux: ``/proc/loadavg``
+    less this process's own running threads, whose OpenMP workers may still be spinning from
+    the previous call; None where it cannot be read)."""
     try:
         with open("/proc/loadavg", encoding="ascii") as handle:
-            return max(0, int(handle.read().split()[3].split("/")[0]) - 1)
+            running = int(handle.read().split()[3].split("/")[0])
+        own = 0
+        for task in os.listdir("/proc/self/task"):
+            try:
+                with open(f"/proc/self/task/{task}/stat", "rb") as handle:
+                    stat = handle.read()
+            except OSError:
+                continue  # the thread ended meanwhile
+            state = stat.rindex(b")") + 2  # the state letter follows the command name
+            own += stat[state:state + 1] == b"R"
     except (OSError, ValueError, IndexError):
         return None
+    return max(0, running - max(own, 1))
 
 
 def engine_threads(cores: int, busy: int | None) -> int:
