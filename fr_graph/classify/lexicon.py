@@ -16,8 +16,6 @@ from fr_graph.core.ontology import Category
 Pattern = tuple[str, float]
 
 
-
-
 _WEEKDAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
 _MONTH = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"

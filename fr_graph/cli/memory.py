@@ -47,10 +47,7 @@ def import_cmd(
                 progress=lambda n: bar.advance(task, n),
                 on_total=lambda total: bar.update(task, total=total))
 
-        try:
-            report = run(call)
-        except typer.Exit:
-            raise
+        report = run(call)
     for line, reason in report.rejected:
         err.print(f"line {line}: {reason}", markup=False, highlight=False)
     if verbose:
