@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from fr_graph.bench.provenance import provenance
-from fr_graph.classify.linking import OfflineVerifier, PairInput
+from fr_graph.classify.linking import OfflineVerifier, PairInput, bands_to_json
 from fr_graph.clients import LocalEmbedder
 from fr_graph.core.linking import RELATIONS
 
@@ -40,7 +40,7 @@ def main() -> None:
     code = {str(r): i for i, r in enumerate(RELATIONS)}
     truth = np.array([code[r["relation"]] for r in rows])
     result = scores(truth, probs, verifier.bands)
-    result["bands"] = {"hard": verifier.bands.hard, "contradicts": verifier.bands.contradicts}
+    result["bands"] = bands_to_json(verifier.bands)
     result["pairs"] = len(rows)
     result["model"] = verifier.model.meta.get("model")
     result["provenance"] = provenance()

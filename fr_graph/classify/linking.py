@@ -27,10 +27,10 @@ import numpy as np
 import numpy.typing as npt
 
 from fr_graph.classify.rules import classify_fact, normalize
-from fr_graph.core.linking import RELATIONS, LinkBands
+from fr_graph.core.linking import RELATIONS, LinkBands, Relation
 from fr_graph.core.ontology import Category
 from fr_graph.core.text import FUNCTION_WORDS, words
-from fr_graph.errors import ConfigError
+from fr_graph.errors import ConfigError, InputError
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -322,8 +322,7 @@ class VerifierModel:
                 "members": [[{"W": w.tolist(), "b": b.tolist()} for w, b in layers]
                             for layers in self.members],
                 "mean": self.mean.tolist(), "scale": self.scale.tolist(),
-                "bands": {"hard": self.bands.hard, "soft": self.bands.soft,
-                          "contradicts": self.bands.contradicts},
+                "bands": bands_to_json(self.bands),
                 "meta": self.meta}
 
     @classmethod
@@ -341,8 +340,25 @@ class VerifierModel:
                    np.asarray(layer["b"], dtype=np.float64)) for layer in layers)
             for layers in data["members"])
         return cls(members, np.asarray(data["mean"], dtype=np.float64),
-                   np.asarray(data["scale"], dtype=np.float64), LinkBands(**data["bands"]),
+                   np.asarray(data["scale"], dtype=np.float64), bands_from_json(data["bands"]),
                    dict(data.get("meta", {})))
+
+
+def bands_to_json(bands: LinkBands) -> dict[str, Any]:
+    """The bands as ``verifier.json`` stores them."""
+    return {"hard": bands.hard, "soft": bands.soft, "contradicts": bands.contradicts,
+            "hard_by_relation": {str(r): b for r, b in bands.hard_by_relation.items()}}
+
+
+def bands_from_json(data: dict[str, Any]) -> LinkBands:
+    """The bands stored by :func:`bands_to_json` (a missing per-relation table is empty)."""
+    try:
+        by_relation = {Relation(name): float(band)
+                       for name, band in data.get("hard_by_relation", {}).items()}
+        return LinkBands(hard=float(data["hard"]), soft=float(data["soft"]),
+                         contradicts=float(data["contradicts"]), hard_by_relation=by_relation)
+    except (KeyError, ValueError, TypeError, InputError) as exc:
+        raise ConfigError(f"verifier.json: bad bands ({exc})") from exc
 
 
 @lru_cache(maxsize=1)

@@ -5,7 +5,7 @@ and the later one, and gives a probability to each :class:`Relation`. This modul
 probabilities into lifecycle consequences, with precision first: a wrong supersession hides
 a true fact, which is worse than a stale hit.
 
-* ``updates`` / ``cancels`` / ``completes`` at or above the hard band (:class:`LinkBands`):
+* ``updates`` / ``cancels`` / ``completes`` at or above their hard band (:class:`LinkBands`):
   the earlier fact is superseded, retracted or closed, and the later one joins its slot.
 * the same relations in the soft band, and ``contradicts`` above its own band: both stay
   active and are flagged ambiguous, with the link recorded (``explain`` shows it); their
@@ -19,8 +19,8 @@ A pair the user reverted (``restore``) is never linked again.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Final
 
@@ -64,18 +64,31 @@ class LinkBands:
 
     Attributes:
         hard: an acting relation (updates, cancels, completes) at or above this changes the
-            earlier fact's state.
-        soft: an acting relation at or above this (below ``hard``) only flags.
+            earlier fact's state, unless ``hard_by_relation`` names its own band.
+        soft: an acting relation at or above this (below its hard band) only flags.
         contradicts: ``contradicts`` at or above this flags both.
+        hard_by_relation: a hard band per acting relation, where one was calibrated for it
+            (a cancellation is recognised with less doubt than an update: one shared band
+            would set every relation to the hardest one's).
     """
 
     hard: float = 0.9
     soft: float = 0.6
     contradicts: float = 0.5
+    hard_by_relation: Mapping[Relation, float] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        if not 0.0 < self.soft <= self.hard <= 1.0 or not 0.0 < self.contradicts <= 1.0:
+        hards = [self.hard, *self.hard_by_relation.values()]
+        if (not all(0.0 < self.soft <= h <= 1.0 for h in hards)
+                or not 0.0 < self.contradicts <= 1.0):
             raise InputError("link bands: need 0 < soft <= hard <= 1 and 0 < contradicts <= 1")
+        if not set(self.hard_by_relation) <= set(HARD_EFFECT):
+            raise InputError("link bands: hard_by_relation names only updates, cancels, "
+                             "completes")
+
+    def hard_for(self, relation: Relation) -> float:
+        """The hard band of one acting relation."""
+        return self.hard_by_relation.get(relation, self.hard)
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +129,7 @@ def decide_link(probabilities: Sequence[float] | np.ndarray, bands: LinkBands) -
     best = int(np.argmax(probs))
     relation, probability = RELATIONS[best], float(probs[best])
     if relation in HARD_EFFECT:
-        if probability >= bands.hard:
+        if probability >= bands.hard_for(relation):
             return LinkDecision(relation, probability, hard=True, linked=True)
         return LinkDecision(relation, probability, hard=False, linked=probability >= bands.soft)
     if relation is Relation.CONTRADICTS:

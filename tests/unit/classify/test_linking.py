@@ -2,18 +2,26 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 
 import numpy as np
 import pytest
 
-from fr_graph.classify.linking import FEATURE_NAMES, OfflineVerifier, PairInput, pair_features
+from fr_graph.classify.linking import (
+    FEATURE_NAMES,
+    OfflineVerifier,
+    PairInput,
+    bands_from_json,
+    bands_to_json,
+    pair_features,
+)
 from fr_graph.classify.rules import classify_fact
 from fr_graph.clients import LocalEmbedder
 from fr_graph.core.intent import Intent, analyze_query
 from fr_graph.core.linking import RELATIONS, LinkBands, Relation, decide_link
 from fr_graph.core.supersession import TransitionKind
-from fr_graph.errors import InputError
+from fr_graph.errors import ConfigError, InputError
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -86,6 +94,32 @@ def test_decision_bands() -> None:
         decide_link([0.5, 0.5], bands)
     with pytest.raises(InputError):
         LinkBands(hard=0.5, soft=0.8)
+
+
+def test_each_acting_relation_has_its_own_hard_band() -> None:
+    bands = LinkBands(hard=0.9, soft=0.5, contradicts=0.5,
+                      hard_by_relation={Relation.CANCELS: 0.6})
+    row = [0.0] * len(RELATIONS)
+    row[RELATIONS.index(Relation.CANCELS)] = 0.7
+    row[RELATIONS.index(Relation.REFINES)] = 0.3
+    assert decide_link(row, bands).hard  # 0.7 clears the cancellation band
+    row[RELATIONS.index(Relation.CANCELS)], row[RELATIONS.index(Relation.UPDATES)] = 0.0, 0.7
+    update = decide_link(row, bands)
+    assert (update.hard, update.linked) == (False, True)  # the shared band for updates
+    with pytest.raises(InputError):  # soft above a per-relation hard band
+        LinkBands(hard=0.9, soft=0.7, hard_by_relation={Relation.CANCELS: 0.6})
+    with pytest.raises(InputError):  # only acting relations have hard bands
+        LinkBands(hard=0.9, soft=0.5, hard_by_relation={Relation.REFINES: 0.6})
+
+
+def test_bands_round_trip_through_the_model_file() -> None:
+    bands = LinkBands(hard=0.9, soft=0.5, contradicts=0.6,
+                      hard_by_relation={Relation.UPDATES: 0.93, Relation.CANCELS: 0.7})
+    assert bands_from_json(json.loads(json.dumps(bands_to_json(bands)))) == bands
+    legacy = {"hard": 0.95, "soft": 0.6, "contradicts": 0.56}  # before per-relation bands
+    assert bands_from_json(legacy).hard_for(Relation.CANCELS) == 0.95
+    with pytest.raises(ConfigError, match="bad bands"):
+        bands_from_json({"hard": 0.5, "soft": 0.8, "contradicts": 0.5})
 
 
 @pytest.mark.parametrize("query", [
