@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, Self, TypeVar
 
 import numpy as np
 
@@ -102,6 +102,9 @@ from fr_graph.stores.base import (
     open_store,
     store_for_driver,
 )
+
+if TYPE_CHECKING:
+    from fr_graph.core.invariants import IntegrityReport
 
 T = TypeVar("T")
 Progress = Callable[[int], None]
@@ -792,6 +795,25 @@ class FrGraph:
                 vectors += await fill_lifecycle_vectors(self.store, group, self.embedder)
         return SyncReport(groups=len(groups), repaired=repaired, vectors=vectors)
 
+    async def check(self, group_id: str) -> IntegrityReport:
+        """Verify the invariants of ``group_id``'s lifecycle graph and report each violation
+        with the uuids involved (see :mod:`fr_graph.core.invariants`): ``FR_SUPERSEDES``
+        acyclic, one active head per slot, no ended fact left active, no link to a missing
+        fact, every overlay with its edge, ``fr_*`` mirrors in sync. Writes nothing.
+
+        Raises:
+            InputError: a bad group id.
+            NotFoundError: no such group (on Neo4j, where any group id may hold facts, an
+                unknown group is checked and has none).
+        """
+        # Imported on use: networkx, which the checker runs on, loads for a check only.
+        from fr_graph.pipeline.check import check_group
+
+        check_group_id(group_id)
+        if not await self.store.has_group(group_id):
+            raise NotFoundError(f"group {group_id!r}: no such group")
+        return await check_group(self.store, group_id)
+
     async def stats(self, group_id: str | None = None) -> list[GroupStats]:
         out: list[GroupStats] = []
         for group in await self.groups(group_id):
@@ -1133,6 +1155,9 @@ class FrGraphSync:
 
     def sync(self, group_id: str | None = None) -> SyncReport:
         return self._call(self.inner.sync(group_id))
+
+    def check(self, group_id: str) -> IntegrityReport:
+        return self._call(self.inner.check(group_id))
 
     def stats(self, group_id: str | None = None) -> list[GroupStats]:
         return self._call(self.inner.stats(group_id))

@@ -4,7 +4,7 @@ Each command parses its arguments, makes one library call and prints. Any
 :class:`~fr_graph.errors.FrGraphError` becomes one line on stderr and exit code 1.
 
 One module per command group, each with its own ``commands`` app merged here:
-:mod:`.memory` (import, search, backfill, sync, mcp, demo), :mod:`.inspect` (stats,
+:mod:`.memory` (import, search, backfill, sync, mcp, demo), :mod:`.inspect` (stats, check,
 context, explain, show, query, policy), :mod:`.retention` (maintain, pin, unpin, restore),
 :mod:`.control` (recategorize, forget, purge) and :mod:`.bench` (``bench lifecycle``, which
 alone loads the benchmark package). :mod:`.common` holds what they share.

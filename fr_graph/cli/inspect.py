@@ -1,4 +1,4 @@
-"""Commands that look at memory without changing it: ``stats``, ``context``,
+"""Commands that look at memory without changing it: ``stats``, ``check``, ``context``,
 ``explain``, ``show``, ``query`` and ``policy show``."""
 
 from __future__ import annotations
@@ -61,6 +61,19 @@ def stats(
                       ", ".join(f"{k}={v}" for k, v in sorted(r.by_category.items())),
                       str(r.unannotated), str(r.drifted))
     out.print(table)
+
+
+@commands.command()
+def check(group: GroupOption, as_json: JsonOption = False) -> None:
+    """Verify a group's lifecycle graph: supersession acyclic, one active fact per slot, no
+    link to a missing fact, mirrors in sync. Exits 1 when it finds a violation."""
+    report = run(lambda fr: fr.check(group))
+    if as_json:
+        write_json(report.to_json())
+    else:
+        write("\n".join(report.render()))
+    if not report.ok:
+        raise typer.Exit(1)
 
 
 @commands.command()

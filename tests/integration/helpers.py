@@ -1,9 +1,14 @@
-"""Helpers for integration tests: write JSONL for a fresh group."""
+"""Helpers for integration tests: write JSONL for a fresh group, check a group's
+lifecycle invariants."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from fr_graph.api import FrGraph
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 
@@ -19,3 +24,16 @@ def group_file(tmp_path: Path, name: str, group_id: str) -> Path:
 def write_jsonl(path: Path, records: list[dict[str, object]]) -> Path:
     path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
     return path
+
+
+async def assert_lifecycle_invariants(fr: FrGraph, *group_ids: str) -> None:
+    """``fr-graph check`` finds no violation in any of ``group_ids`` (a group that no longer
+    exists, such as a purged one, is skipped)."""
+    problems: list[str] = []
+    for group in sorted(set(group_ids)):
+        if not await fr.store.has_group(group):
+            continue
+        report = await fr.check(group)
+        if not report.ok:
+            problems += [f"group {group}: {line}" for line in report.render()]
+    assert not problems, "fr-graph check failed:\n" + "\n".join(problems)

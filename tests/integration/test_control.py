@@ -28,7 +28,7 @@ from fr_graph.core.policy import PolicyTable
 from fr_graph.errors import NotFoundError
 from fr_graph.overlay import stable_uuid
 from fr_graph.stores.base import AUDIT_GRAPH
-from tests.integration.helpers import write_jsonl
+from tests.integration.helpers import assert_lifecycle_invariants, write_jsonl
 
 pytestmark = pytest.mark.integration
 
@@ -261,6 +261,7 @@ async def _check_purged(fr: FrGraph, group_id: str, token: str, target: str, use
     assert set(chain) == {diet[0], diet[2]}
     assert chain[diet[0]]["superseded_by"] == [diet[2]]
     assert chain[diet[0]]["state"] == "superseded" and chain[diet[2]]["state"] == "active"
+    await assert_lifecycle_invariants(fr, group_id)
 
 
 async def test_purge_rebuilds_a_compression_summary_without_the_fact(
@@ -308,6 +309,7 @@ async def test_purge_rebuilds_a_compression_summary_without_the_fact(
         assert summary.uuid not in {item.uuid for item in await fr.show(group_id)}
         for quoted in ("km in 17:59", "km in 31:40"):  # only this group's own nodes and edges
             assert await scan_for(fr, group_id, token, quoted) == []
+        await assert_lifecycle_invariants(fr, group_id)
 
 
 async def test_purge_group_leaves_other_groups_intact(settings: Settings,
@@ -347,6 +349,7 @@ async def test_purge_group_leaves_other_groups_intact(settings: Settings,
         await import_records(fr, tmp_path, [
             fact(doomed, "c", "User collects stamps", "2025-03-01T00:00:00Z")])
         assert (await fr.search("stamps", doomed, now=NOW))[0].fact == "User collects stamps"
+        await assert_lifecycle_invariants(fr, doomed, kept)
 
 
 async def test_forget_retracts_on_request_and_keeps_the_fact(
@@ -391,6 +394,7 @@ async def test_forget_retracts_on_request_and_keeps_the_fact(
     assert "retracted 2 facts" in done.stdout
     async with FrGraph(settings) as fr:
         states = {i.uuid: i.state for i in await fr.show(group_id)}
+        await assert_lifecycle_invariants(fr, group_id)
     assert states == {uuid_of(group_id, "trip-1"): "retracted",
                       uuid_of(group_id, "hotel"): "retracted", job: "retracted"}
 
@@ -428,6 +432,7 @@ async def test_recategorize_reranks_with_the_new_category(
         mixed = await fr.recategorize(target, "health", weights={"health": 3, "obligations": 1},
                                       now=NOW)
         assert mixed.categories == {"health": 0.75, "obligations": 0.25}
+        await assert_lifecycle_invariants(fr, group_id)
 
 
 async def test_bad_input_names_it_and_writes_nothing(
@@ -461,3 +466,4 @@ async def test_bad_input_names_it_and_writes_nothing(
         [item] = await fr.show(group_id)
         assert (item.uuid, item.category, item.state) == (real, "other", "active")
         assert len(await fr.audit_log()) == audits
+        await assert_lifecycle_invariants(fr, group_id)

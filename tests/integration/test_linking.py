@@ -12,6 +12,7 @@ from fr_graph.api import FrGraph
 from fr_graph.config import LLMSettings, Settings
 from fr_graph.overlay import stable_uuid
 from tests.fake_llm import FakeLLM
+from tests.integration.helpers import assert_lifecycle_invariants
 from tests.integration.test_transitions import T1, T2, T3, fact, links, load, states
 
 
@@ -129,4 +130,5 @@ async def test_llm_verifier_decides_links_when_configured(
                                                   "bike": ("active", False)}
             [link] = await links(fr, group_id)
             assert "updates (verifier 0.97)" in link["reason"]
+            await assert_lifecycle_invariants(fr, group_id)
         assert "PairRelation" in fake.schema_names()

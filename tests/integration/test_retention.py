@@ -17,6 +17,7 @@ from fr_graph.config import Settings
 from fr_graph.core.policy import PolicyTable
 from fr_graph.overlay import stable_uuid
 from fr_graph.pipeline.records import FactRecord
+from tests.integration.helpers import assert_lifecycle_invariants
 
 pytestmark = pytest.mark.integration
 
@@ -226,3 +227,5 @@ async def test_cli_maintain_pin_unpin_restore(settings: Settings, group_id: str)
     assert done.returncode == 0 and f"restored {movie} (transient, active)" in done.stdout
     done = cli(settings, "maintain", "--budget", "-3")
     assert done.returncode == 1 and done.stderr.startswith("error: --budget")
+    async with FrGraph(settings) as fr:
+        await assert_lifecycle_invariants(fr, group_id)

@@ -18,7 +18,7 @@ from typing import Any
 
 from fr_graph.api import FrGraph
 from fr_graph.config import Settings
-from tests.integration.helpers import write_jsonl
+from tests.integration.helpers import assert_lifecycle_invariants, write_jsonl
 from tests.integration.reliability.state import canonical_dump, slot_rows
 
 WRITERS = 8
@@ -54,6 +54,7 @@ async def assert_one_consistent_chain(settings: Settings, group_id: str, count: 
             "MATCH (n:FrFact {group_id: $group_id})-[s:FR_SUPERSEDES]->(o:FrFact) "
             "RETURN n.source_id AS newer, o.source_id AS older, s.kind AS kind",
             group_id, group_id=group_id)
+        await assert_lifecycle_invariants(fr, group_id)
     assert sorted(r["id"] for r in rows) == sorted(f"v{i}" for i in range(count))  # all kept
     latest = f"v{count - 1}"
     assert [r["id"] for r in rows if r["state"] == "active"] == [latest]

@@ -26,7 +26,7 @@ from fr_graph._graphiti import EntityEdge, EntityNode
 from fr_graph.api import FrGraph
 from fr_graph.config import Settings
 from fr_graph.overlay import stable_uuid
-from tests.integration.helpers import write_jsonl
+from tests.integration.helpers import assert_lifecycle_invariants, write_jsonl
 from tests.integration.reliability.state import canonical_dump
 
 SEED = 20251130
@@ -102,7 +102,9 @@ def history(group_id: str, count: int) -> list[dict[str, Any]]:
 
 
 async def dumps(uri: str, *groups: str) -> list[dict[str, Any]]:
+    """Each group's canonical state, once ``fr-graph check`` found each one sound."""
     async with FrGraph(settings_for(uri)) as fr:
+        await assert_lifecycle_invariants(fr, *groups)
         return [await canonical_dump(fr.store, g) for g in groups]
 
 
