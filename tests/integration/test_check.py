@@ -153,6 +153,22 @@ async def test_a_corrupted_graph_is_reported_with_the_uuids_involved(
     assert after == expected_violations(u) - {(K.MIRROR_OUT_OF_SYNC, (u["chess"],))}
 
 
+async def test_sync_finds_and_repairs_a_mirror_edited_in_one_field(
+    fr: FrGraph, group_id: str, tmp_path: Path
+) -> None:
+    """An edit of one mirrored field that keeps revision and state is drift too: stats
+    counts it, sync repairs it, and check agrees before and after."""
+    await load(fr, tmp_path, group_id)
+    await cypher(fr, group_id, "MATCH ()-[r:RELATES_TO {uuid: $u}]->() SET r.fr_stage = 'x'",
+                 u=uid(group_id, "chess"))
+    [stats] = await fr.stats(group_id)
+    assert stats.drifted == 1
+    assert [v.kind for v in (await fr.check(group_id)).violations] == [K.MIRROR_OUT_OF_SYNC]
+    assert (await fr.sync(group_id)).repaired == 1
+    [stats] = await fr.stats(group_id)
+    assert stats.drifted == 0 and (await fr.check(group_id)).ok
+
+
 async def test_bad_groups_are_one_line_errors(fr: FrGraph) -> None:
     with pytest.raises(InputError, match="group_id 'bad group'"):
         await fr.check("bad group")
