@@ -45,6 +45,7 @@ import numpy as np
 
 from fr_graph.core.lifecycle import LifecycleState
 from fr_graph.core.ontology import Category
+from fr_graph.core.policy import PolicyTable
 from fr_graph.core.retention import (
     DURABLE,
     STATE_INDEX,
@@ -90,6 +91,11 @@ class Regime:
 # -- streams -----------------------------------------------------------------------------------
 
 
+def _retention(**capacities: int) -> RetentionPolicy:
+    """The default retention policy with a regime's stage capacities."""
+    return PolicyTable.default().retention.model_copy(update=capacities)
+
+
 def _jit(rng: random.Random, value: float, width: float = 0.04) -> float:
     return min(max(value + rng.uniform(-width, width), 0.0), 1.0)
 
@@ -107,7 +113,7 @@ def premise_regime(seed: int) -> Regime:
     for cycle in (8, 9):
         items.append(Item(f"s{cycle}", "support", _jit(rng, 0.90), _jit(rng, 0.50), cycle,
                           key=3, relevance=0.9, importance=0.4))
-    return Regime("premise", 10, RetentionPolicy(transient_capacity=4, working_capacity=3,
+    return Regime("premise", 10, _retention(transient_capacity=4, working_capacity=3,
                                                   durable_capacity=2), items)
 
 
@@ -122,7 +128,7 @@ def heavy_regime(seed: int, transient: int = 8) -> Regime:
                               rng.uniform(0.05, 0.22), cycle, key=1 + j % 3))
     items.append(Item("important", "important", _jit(rng, 0.82), 0.25, 3, key=1,
                       accesses={6: 3, 7: 3, 8: 3}))
-    return Regime(f"heavy-t{transient}", 12, RetentionPolicy(
+    return Regime(f"heavy-t{transient}", 12, _retention(
         transient_capacity=transient, working_capacity=3, durable_capacity=2), items)
 
 
@@ -138,7 +144,7 @@ def gate_regime(seed: int) -> Regime:
                        cycle, key=1) for j in range(3)]
     items += [Item(f"s{c}", "support", _jit(rng, 0.88), _jit(rng, 0.45), c, key=2)
               for c in (6, 7)]
-    return Regime("gate", 8, RetentionPolicy(transient_capacity=4, working_capacity=3,
+    return Regime("gate", 8, _retention(transient_capacity=4, working_capacity=3,
                                               durable_capacity=2), items)
 
 
@@ -152,7 +158,7 @@ def quadrant_regime(seed: int) -> Regime:
     items += [Item(f"local{j}", "distractor", _jit(rng, 0.88), rng.uniform(0.05, 0.25), 1, key=1)
               for j in range(5)]
     # Not full saturation: seven places for nine items, as the paper's Load of 7.
-    return Regime("quadrant", 2, RetentionPolicy(transient_capacity=5, working_capacity=1,
+    return Regime("quadrant", 2, _retention(transient_capacity=5, working_capacity=1,
                                                   durable_capacity=2), items)
 
 
@@ -168,7 +174,7 @@ def heuristic_regime(seed: int) -> Regime:
                    repeats=(5, 6, 7), relevance=0.85, importance=0.4) for i in range(2)]
     items += [Item(f"local{i}", "distractor", _jit(rng, 0.85), rng.uniform(0.05, 0.2),
                    5 + i % 3, key=1, relevance=0.45, importance=0.3) for i in range(6)]
-    return Regime("heuristic", 8, RetentionPolicy(transient_capacity=3, working_capacity=2,
+    return Regime("heuristic", 8, _retention(transient_capacity=3, working_capacity=2,
                                                    durable_capacity=2), items)
 
 

@@ -100,7 +100,8 @@ class Settings(BaseModel):
     embedder: EmbedderSettings = EmbedderSettings()
     #: Dimension of fr-graph's own (lifecycle) vectors: the local e5 model's.
     embedding_dim: int = LOCAL_EMBEDDING_DIM
-    #: A TOML policy file overriding the paper's defaults (per deployment and per group).
+    #: A TOML policy file overriding the paper's defaults (per deployment and per group); it
+    #: has the shape of the packaged ``fr_graph/core/default_policy.toml``.
     policy_file: Path | None = None
     #: How many vector-index hits to ask for per wanted candidate: the Neo4j 5.26 vector
     #: index cannot filter by group, so other groups' facts are dropped after the query.

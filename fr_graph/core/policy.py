@@ -1,20 +1,13 @@
 """The lifecycle policy table: one row of parameters per behavioral category.
 
-Defaults are the paper's values (Fortunate Recall):
-
-* decay rate ``lambda`` per hour: Table 49 (Other at the deployed 0.0050, as Table 49 notes);
-* blending weight ``alpha`` and semantic floor: Table 48 (emotional loading is a signal, not a
-  category, so its ``alpha`` lives in :attr:`PolicyTable.emotional_alpha`);
-* supersession semantics and thresholds: Table 1 and App. Z (replace 0.8, accumulate 0.95);
-* expiry guard: App. K (date-aware expiry only for Logistical, Obligations and Health);
-* validity kernel ``nu``/``mu``: App. A.13 gives the shape ``mu >> nu`` but no numbers; the
-  defaults here are our choice (``nu = lambda / 3``, ``mu = 10 * lambda``) for the two
-  event-time categories of Table 1 (Obligations, Logistical).
-
-A deployment overrides any of this from a TOML file (:meth:`PolicyTable.from_toml`) and per
-group (per-user rates, App. B.3) with a ``[groups."<group_id>"]`` table of partial overrides::
+The paper's defaults (Fortunate Recall, and StageMem for ``[retention]``) live in one place,
+the packaged file ``fr_graph/core/default_policy.toml``, each value with its meaning and its
+source in the paper. :meth:`PolicyTable.default` reads it once. A deployment overrides any of
+it from a TOML file of the same shape (:meth:`PolicyTable.from_toml`), and per group
+(per-user rates, App. B.3) with a ``[groups."<group_id>"]`` table of partial overrides::
 
     expiry_buffer_days = 10
+    categories.health.lambda_per_hour = 0.001
 
     [categories.logistical]
     lambda_per_hour = 0.01
@@ -28,8 +21,13 @@ group (per-user rates, App. B.3) with a ``[groups."<group_id>"]`` table of parti
     [groups."user-42".retention]
     durable_capacity = 50
 
-The table is validated once; :attr:`PolicyTable.arrays` holds the numpy vectors the reranker
-reads, built on first use.
+The default file and an override file go through the same parser and the same validator
+(:class:`PolicyOverride`); the default must give every field, an override only what it
+changes. The table is validated once; :attr:`PolicyTable.arrays` holds the numpy vectors the
+reranker reads, built on first use.
+
+Reading a policy file is this module's only I/O, done once at startup; the functions that
+use a policy take the table as an argument.
 """
 
 from __future__ import annotations
@@ -39,12 +37,15 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import cached_property
+from functools import cache, cached_property
+from importlib.resources import files
+from importlib.resources.abc import Traversable
 from os import PathLike
+from pathlib import Path
 from typing import Annotated, Any, Final, Self
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, Strict, ValidationError, model_validator
 
 from fr_graph.core.codes import CATEGORIES, N_CATEGORIES
 from fr_graph.core.ontology import CATEGORY_LABELS, Category
@@ -59,20 +60,25 @@ class SupersessionSemantics(StrEnum):
     """How a new fact in the same slot treats the old one (Table 1, App. F)."""
 
     REPLACE = "replace"
-    """One current value per slot: a confident new value supersedes (threshold 0.8)."""
+    """One current value per slot: a confident new value supersedes."""
 
     ACCUMULATE = "accumulate"
-    """Values coexist; only an explicit, very confident contradiction supersedes (0.95)."""
+    """Values coexist; only an explicit, very confident contradiction supersedes."""
 
 
-REPLACE_THRESHOLD: Final[float] = 0.8
-ACCUMULATE_THRESHOLD: Final[float] = 0.95
+#: The packaged file holding the default policy, next to this module.
+DEFAULT_POLICY_RESOURCE: Final[str] = "default_policy.toml"
 
 UnitFloat = Annotated[float, Field(ge=0.0, le=1.0, allow_inf_nan=False)]
+# Override models validate strictly (TOML values are typed: "0.5" is not a number, 1 is not
+# a boolean), except that enums, category keys included, are written as their string values.
+CategoryName = Annotated[Category, Strict(False)]
+SemanticsName = Annotated[SupersessionSemantics, Strict(False)]
 
 
 class CategoryPolicy(BaseModel):
-    """Every lifecycle parameter of one category.
+    """Every lifecycle parameter of one category (``[categories.<name>]`` in the policy file,
+    where each default is documented with its source in the paper).
 
     Attributes:
         lambda_per_hour: base decay rate of activation ``a = exp(-lambda * age_hours)``.
@@ -95,10 +101,11 @@ class CategoryPolicy(BaseModel):
     semantic_floor: UnitFloat
     supersession: SupersessionSemantics
     supersede_threshold: UnitFloat
-    expiry_guard: bool = False
+    expiry_guard: bool
+    # None (left out of the file: TOML has no null) means the category has no event kernel.
     validity_nu_per_hour: float | None = Field(default=None, ge=0.0, allow_inf_nan=False)
     validity_mu_per_hour: float | None = Field(default=None, ge=0.0, allow_inf_nan=False)
-    policy: str = ""
+    policy: str
 
     @model_validator(mode="after")
     def _kernel_is_complete(self) -> Self:
@@ -121,71 +128,15 @@ class CategoryPolicy(BaseModel):
         return math.log(2.0) / self.lambda_per_hour / 24.0
 
 
-def _category(
-    lam: float,
-    alpha: float,
-    floor: float,
-    semantics: SupersessionSemantics,
-    policy: str,
-    *,
-    guard: bool = False,
-    kernel: bool = False,
-) -> CategoryPolicy:
-    threshold = (
-        REPLACE_THRESHOLD if semantics is SupersessionSemantics.REPLACE else ACCUMULATE_THRESHOLD
-    )
-    return CategoryPolicy(
-        lambda_per_hour=lam,
-        alpha=alpha,
-        semantic_floor=floor,
-        supersession=semantics,
-        supersede_threshold=threshold,
-        expiry_guard=guard,
-        # mu >> nu (A.13); anticipation a third of the decay rate, collapse ten times it.
-        validity_nu_per_hour=lam / 3.0 if kernel else None,
-        validity_mu_per_hour=lam * 10.0 if kernel else None,
-        policy=policy,
-    )
-
-
-_R, _A = SupersessionSemantics.REPLACE, SupersessionSemantics.ACCUMULATE
-
-DEFAULT_CATEGORY_POLICIES: Final[Mapping[Category, CategoryPolicy]] = {
-    Category.IDENTITY: _category(
-        0.0015, 0.10, 0.95, _A, "Accumulate; high-confidence supersession"),
-    Category.RELATIONAL: _category(
-        0.0015, 0.10, 0.95, _A, "Accumulate; explicit dissolution"),
-    Category.INTELLECTUAL: _category(
-        0.0020, 0.15, 0.90, _A, "Accumulate; reactivatable"),
-    Category.HEALTH: _category(
-        0.0025, 0.10, 0.95, _A, "Chronic: identity-like; acute (dated): expire", guard=True),
-    Category.PROJECTS: _category(
-        0.0025, 0.30, 0.75, _R, "State machine: active/done/paused"),
-    Category.HOBBIES: _category(
-        0.0035, 0.20, 0.92, _A, "Slow decay; dormancy detection"),
-    Category.PREFERENCES: _category(
-        0.0050, 0.20, 0.85, _R, "Slot-key supersession"),
-    Category.FINANCIAL: _category(
-        0.0055, 0.05, 0.97, _R, "State tracking; supersession"),
-    Category.OBLIGATIONS: _category(
-        0.0060, 0.35, 0.70, _R, "Event-time validity; anticipatory", guard=True, kernel=True),
-    Category.LOGISTICAL: _category(
-        0.0080, 0.40, 0.00, _R, "Fastest decay; event-time expiry", guard=True, kernel=True),
-    # Table 48 has no Other row; Table 49 gives lambda = 0.0050 (the Preferences rate), so
-    # Other borrows the Preferences blend. Accumulate: never destroy what we cannot classify.
-    Category.OTHER: _category(0.0050, 0.20, 0.85, _A, "Moderate default"),
-}
-
-
 class CategoryOverride(BaseModel):
     """A partial :class:`CategoryPolicy`: only the fields given replace the defaults."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
     lambda_per_hour: float | None = Field(default=None, gt=0.0, allow_inf_nan=False)
     alpha: float | None = Field(default=None, ge=0.0, le=1.0, allow_inf_nan=False)
     semantic_floor: float | None = Field(default=None, ge=0.0, le=1.0, allow_inf_nan=False)
-    supersession: SupersessionSemantics | None = None
+    supersession: SemanticsName | None = None
     supersede_threshold: float | None = Field(default=None, ge=0.0, le=1.0, allow_inf_nan=False)
     expiry_guard: bool | None = None
     validity_nu_per_hour: float | None = Field(default=None, ge=0.0, allow_inf_nan=False)
@@ -194,47 +145,51 @@ class CategoryOverride(BaseModel):
 
 
 class _Globals(BaseModel):
-    """Table-wide scalars; shared by :class:`PolicyTable` and :class:`PolicyOverride`."""
+    """Table-wide scalars (the top-level keys of a policy file); :class:`PolicyOverride`
+    mirrors them as optional fields."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    expiry_buffer_days: float = Field(default=14.0, ge=0.0, allow_inf_nan=False)
+    expiry_buffer_days: float = Field(ge=0.0, allow_inf_nan=False)
     """App. K: a dated fact of a guarded category expires this long after its event time."""
 
-    emotional_alpha: float = Field(default=0.40, ge=0.0, le=1.0, allow_inf_nan=False)
+    emotional_alpha: UnitFloat
     """Table 48, Emotional Loading row: weight of the transient loading boost (App. B.6)."""
 
-    emotional_half_life_hours: float = Field(default=24.0, gt=0.0, allow_inf_nan=False)
-    """B.6 says only "fast decay"; one day is our choice."""
+    emotional_half_life_hours: float = Field(gt=0.0, allow_inf_nan=False)
+    """Half-life of the loading boost (B.6 says only "fast decay")."""
 
-    numeric_rescue_factor: float = Field(default=0.95, ge=0.0, le=1.0, allow_inf_nan=False)
+    numeric_rescue_factor: UnitFloat
     """App. H stage 3: numeric facts score at least this times their relevance..."""
 
-    numeric_rescue_min_relevance: float = Field(default=0.85, ge=0.0, le=1.0,
-                                                allow_inf_nan=False)
-    """...when their relevance is at least this (App. H: graphiti_score >= 0.85)."""
+    numeric_rescue_min_relevance: UnitFloat
+    """...when their relevance is at least this."""
 
-    explicit_marker_threshold: float = Field(default=REPLACE_THRESHOLD, ge=0.0, le=1.0,
-                                             allow_inf_nan=False)
+    explicit_marker_threshold: UnitFloat
     """Confidence a retraction or completion needs to act (below it: soft, ambiguous)."""
 
-    soft_supersession_gamma: float = Field(default=0.5, ge=0.0, le=1.0, allow_inf_nan=False)
+    soft_supersession_gamma: UnitFloat
     """Omega: a later same-slot fact of confidence v scales an older one by ``1 - gamma*v``."""
 
-    fulltext_weight: float = Field(default=0.85, ge=0.0, le=1.0, allow_inf_nan=False)
+    fulltext_weight: UnitFloat
     """Relevance is ``max(semantic, fulltext_weight * fulltext)`` (per-source normalized)."""
 
-    routing_strength: float = Field(default=0.25, ge=0.0, le=4.0, allow_inf_nan=False)
+    routing_strength: float = Field(ge=0.0, le=4.0, allow_inf_nan=False)
     """Routing factor ``(11 * rho_row) ** routing_strength``; 0 turns routing off."""
 
+    # None (left out of the file: TOML has no null) means the mean of the category rates.
     uniform_lambda_per_hour: float | None = Field(default=None, gt=0.0, allow_inf_nan=False)
     """Rate of the uniform-decay ablation; None means the mean of the category rates."""
 
 
 class PolicyOverride(BaseModel):
-    """Partial overrides of a table: any table-wide scalar and any category field."""
+    """Partial overrides of a table: any table-wide scalar and any category field.
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    The one validator of a policy file's content, the packaged default's and an override's
+    alike; a file maps onto it one key per field.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
     expiry_buffer_days: float | None = Field(default=None, ge=0.0, allow_inf_nan=False)
     emotional_alpha: float | None = Field(default=None, ge=0.0, le=1.0, allow_inf_nan=False)
@@ -250,7 +205,7 @@ class PolicyOverride(BaseModel):
     fulltext_weight: float | None = Field(default=None, ge=0.0, le=1.0, allow_inf_nan=False)
     routing_strength: float | None = Field(default=None, ge=0.0, le=4.0, allow_inf_nan=False)
     uniform_lambda_per_hour: float | None = Field(default=None, gt=0.0, allow_inf_nan=False)
-    categories: dict[Category, CategoryOverride] = Field(default_factory=dict)
+    categories: dict[CategoryName, CategoryOverride] = Field(default_factory=dict)
     retention: RetentionOverride | None = None
 
 
@@ -300,14 +255,18 @@ class PolicyTable(_Globals):
     """The validated, immutable policy: category rows, table-wide scalars, group overrides.
 
     Build it with :meth:`default`, :meth:`from_toml` or :meth:`from_mapping`; resolve a
-    group's rates with :meth:`for_group`.
+    group's rates with :meth:`for_group`. Every field is required (no defaults in code): the
+    defaults are the packaged ``default_policy.toml``.
+
+    Example:
+        >>> PolicyTable.default().categories[Category.HEALTH].lambda_per_hour
+        0.0025
     """
 
-    categories: dict[Category, CategoryPolicy] = Field(
-        default_factory=lambda: dict(DEFAULT_CATEGORY_POLICIES))
+    categories: dict[Category, CategoryPolicy]
     groups: dict[str, PolicyOverride] = Field(default_factory=dict)
     #: StageMem retention control: settlement thresholds, stage capacities, dynamics.
-    retention: RetentionPolicy = Field(default_factory=RetentionPolicy)
+    retention: RetentionPolicy
 
     @model_validator(mode="after")
     def _every_category_present(self) -> Self:
@@ -320,67 +279,47 @@ class PolicyTable(_Globals):
 
     @classmethod
     def default(cls) -> PolicyTable:
-        """The paper's defaults."""
-        return _DEFAULT
+        """The paper's defaults: the packaged ``default_policy.toml``, read once.
+
+        Raises:
+            ConfigError: the packaged file is missing or invalid (a broken install or edit).
+        """
+        return _packaged_default()
 
     @classmethod
-    def from_mapping(cls, data: Mapping[str, Any]) -> PolicyTable:
+    def from_mapping(cls, data: Mapping[str, Any], *, source: str | None = None
+                     ) -> PolicyTable:
         """Defaults overridden by a parsed TOML-shaped mapping.
 
         Args:
-            data: top-level scalars, ``categories.<name>`` partial rows and
-                ``groups.<group_id>`` partial overrides (same shape, nested).
+            data: top-level scalars, ``categories.<name>`` partial rows, a partial
+                ``retention`` table and ``groups.<group_id>`` partial overrides (same shape,
+                nested).
+            source: the file ``data`` came from, named in errors.
 
         Raises:
-            ConfigError: unknown keys, unknown categories or out-of-range values.
+            ConfigError: unknown keys, unknown categories, wrong types or out-of-range values.
         """
-        try:
-            body = dict(data)
-            groups = body.pop("groups", {}) or {}
-            override = PolicyOverride.model_validate(body)
-            table = _apply(_DEFAULT, override)
-            parsed_groups = {
-                str(gid): PolicyOverride.model_validate(spec) for gid, spec in groups.items()
-            }
-            if not parsed_groups:
-                return table
-            resolved = table.model_dump()
-            resolved["groups"] = parsed_groups
-            result = cls.model_validate(resolved)
-            for gid in parsed_groups:  # validate every group now, not at first query
-                result.for_group(gid)
-            return result
-        except ValidationError as exc:
-            raise ConfigError(f"invalid policy: {_first_error(exc)}") from exc
-        except (AttributeError, TypeError) as exc:
-            raise ConfigError(f"invalid policy shape: {exc}") from exc
+        return _resolve(cls.default(), data, source)
 
     @classmethod
-    def from_toml_text(cls, text: str) -> PolicyTable:
+    def from_toml_text(cls, text: str, *, source: str | None = None) -> PolicyTable:
         """Parse TOML text (see the module docstring for the shape).
 
         Raises:
             ConfigError: the text is not TOML or the policy is invalid.
         """
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise ConfigError(f"policy file is not valid TOML: {exc}") from exc
-        return cls.from_mapping(data)
+        return cls.from_mapping(_parse_toml(text, source), source=source)
 
     @classmethod
     def from_toml(cls, path: str | PathLike[str]) -> PolicyTable:
-        """Read a policy file. The core's only file read: it happens once, at startup.
+        """Read an override file (once, at startup).
 
         Raises:
             ConfigError: the file cannot be read, is not TOML, or the policy is invalid.
         """
-        try:
-            with open(path, encoding="utf-8") as handle:
-                text = handle.read()
-        except OSError as exc:
-            raise ConfigError(f"cannot read policy file {path}: {exc.strerror}") from exc
-        return cls.from_toml_text(text)
+        path = Path(path)
+        return cls.from_mapping(_read_toml(path), source=str(path))
 
     def for_group(self, group_id: str | None) -> PolicyTable:
         """The table with ``group_id``'s overrides applied (itself when it has none)."""
@@ -391,8 +330,8 @@ class PolicyTable(_Globals):
             try:
                 cached = _apply(self, self.groups[group_id], keep_groups=False)
             except ValidationError as exc:
-                raise ConfigError(
-                    f"invalid policy for group {group_id!r}: {_first_error(exc)}") from exc
+                raise ConfigError(f"invalid policy: {_first_error(exc, ('groups', group_id))}"
+                                  ) from exc
             self._group_tables[group_id] = cached
         return cached
 
@@ -506,10 +445,15 @@ def _frozen(array: np.ndarray) -> np.ndarray:
     return array
 
 
-def _apply(base: PolicyTable, override: PolicyOverride, *, keep_groups: bool = True
+def _apply(base: PolicyTable | None, override: PolicyOverride, *, keep_groups: bool = True
            ) -> PolicyTable:
-    """``base`` with the fields set in ``override`` replaced; validates the result."""
-    data = base.model_dump()
+    """``base`` with the fields set in ``override`` replaced; validates the result.
+
+    With no ``base`` (the default file) nothing is filled in: ``override`` must set every
+    field, and the validation names the first one it lacks.
+    """
+    data: dict[str, Any] = (base.model_dump() if base is not None
+                            else {"categories": {}, "retention": {}})
     if not keep_groups:
         data["groups"] = {}
     for key, value in override.model_dump(exclude_unset=True,
@@ -519,16 +463,88 @@ def _apply(base: PolicyTable, override: PolicyOverride, *, keep_groups: bool = T
         data["retention"] = {**data["retention"],
                              **override.retention.model_dump(exclude_unset=True)}
     for category, partial in override.categories.items():
-        row = dict(data["categories"][category])
+        row = dict(data["categories"].get(category, {}))
         row.update(partial.model_dump(exclude_unset=True))
         data["categories"][category] = row
     return PolicyTable.model_validate(data)
 
 
-def _first_error(exc: ValidationError) -> str:
+def _resolve(base: PolicyTable | None, data: Mapping[str, Any], source: str | None
+             ) -> PolicyTable:
+    """``base`` overridden by ``data``, a parsed policy file; every group validated now."""
+    where = f"invalid policy in {source}" if source else "invalid policy"
+    prefix: tuple[str, ...] = ()
+    body = dict(data)
+    groups = body.pop("groups", {})
+    if not isinstance(groups, Mapping):
+        raise ConfigError(f"{where}: groups: must be a table of group ids")
+    try:
+        table = _apply(base, PolicyOverride.model_validate(body))
+        parsed_groups: dict[str, PolicyOverride] = {}
+        for gid, spec in groups.items():
+            prefix = ("groups", str(gid))
+            parsed_groups[str(gid)] = PolicyOverride.model_validate(spec)
+            # Resolve the group now, so a bad combination fails at startup, not at its
+            # first query.
+            _apply(table, parsed_groups[str(gid)], keep_groups=False)
+    except ValidationError as exc:
+        raise ConfigError(f"{where}: {_first_error(exc, prefix)}") from exc
+    if not parsed_groups:
+        return table
+    # Not model_copy: the overrides must keep their set fields (dumping them would mark
+    # every field as set, None included).
+    resolved = table.model_dump()
+    resolved["groups"] = parsed_groups
+    return PolicyTable.model_validate(resolved)
+
+
+def _first_error(exc: ValidationError, prefix: tuple[str, ...] = ()) -> str:
+    """The first error as ``dotted.key: message``, the key as written in the file."""
     first = exc.errors()[0]
-    where = ".".join(str(part) for part in first["loc"]) or "policy"
-    return f"{where}: {first['msg']}"
+    message = " ".join(str(first["msg"]).split())  # one line, whatever pydantic wrote
+    if first["type"] == "extra_forbidden":
+        message = "unknown key"
+    elif "[key]" in first["loc"]:  # pydantic's marker for a bad dict key: a category name
+        message = f"unknown category ({message})"
+    parts = [*prefix, *(str(p) for p in first["loc"] if p != "[key]")]
+    return f"{'.'.join(parts) or 'policy'}: {message}"
 
 
-_DEFAULT: Final[PolicyTable] = PolicyTable()
+def _parse_toml(text: str, source: str | None) -> dict[str, Any]:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        name = f"policy file {source}" if source else "policy file"
+        raise ConfigError(f"{name} is not valid TOML: {exc}") from exc
+
+
+def _read_toml(path: Traversable) -> dict[str, Any]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"cannot read policy file {path}: {exc.strerror}") from exc
+    return _parse_toml(text, str(path))
+
+
+def load_default_policy(path: Traversable) -> PolicyTable:
+    """A complete policy from ``path``, a file in the default file's shape that gives every
+    field (the packaged default's loader; tests point it at edited copies).
+
+    Raises:
+        ConfigError: the file cannot be read, is not TOML, lacks a field, or is invalid.
+    """
+    return _resolve(None, _read_toml(path), str(path))
+
+
+def _packaged_resource() -> Traversable:
+    return files("fr_graph.core").joinpath(DEFAULT_POLICY_RESOURCE)
+
+
+def default_policy_source() -> str:
+    """Where the default policy is read from (for ``policy show`` and error messages)."""
+    return str(_packaged_resource())
+
+
+@cache
+def _packaged_default() -> PolicyTable:
+    return load_default_policy(_packaged_resource())

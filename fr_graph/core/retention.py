@@ -18,8 +18,9 @@ Update dynamics are App. E of the StageMem paper (Eqs. 2-7)::
     m'     = m + p 0.35 b (1 - m)          # saturating growth           (7)
 
 with ``lambda`` smaller in deeper stages. The paper leaves ``normexp`` and the constants
-``alpha, sigma, beta, lambda, p_min`` unstated; our choices are the defaults of
-:class:`RetentionPolicy` (each documented there).
+``alpha, sigma, beta, lambda, p_min`` unstated; our choices are the ``[retention]`` table of
+the packaged ``fr_graph/core/default_policy.toml`` (each documented there), which
+:class:`RetentionPolicy` validates.
 
 Settlement (Eq. 1) promotes a fact one stage iff ``c >= tau_c`` and ``m >= tau_r`` for that
 stage (transient -> working -> durable, to a fixpoint, so settlement is idempotent). Facts
@@ -34,10 +35,10 @@ Everything here is pure: arrays in, arrays out, ``now`` never read.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Annotated, Final, Protocol, Self
+from typing import Annotated, Any, Final, Protocol, Self
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -66,9 +67,11 @@ GROWTH_RATE: Final = 0.35
 class RetentionPolicy(BaseModel):
     """Every retention parameter; part of the policy table (``[retention]`` in TOML).
 
-    Thresholds are ours: the paper gives Eq. 1's form but not its ``tau`` values. We put the
-    working gate at moderate evidence and the durable gate where only cue-marked premises
-    (rules strength 0.6-0.9, :mod:`fr_graph.classify.strength`) or reinforced facts reach.
+    No defaults in code: the values are the ``[retention]`` table of the packaged
+    ``default_policy.toml`` (``PolicyTable.default().retention``). Thresholds are ours: the
+    paper gives Eq. 1's form but not its ``tau`` values. We put the working gate at moderate
+    evidence and the durable gate where only cue-marked premises (rules strength 0.6-0.9,
+    :mod:`fr_graph.classify.strength`) or reinforced facts reach.
 
     Attributes:
         working_confidence / working_strength: ``tau_c`` / ``tau_r`` to leave transient.
@@ -91,24 +94,25 @@ class RetentionPolicy(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    working_confidence: UnitFloat = 0.50
-    working_strength: UnitFloat = 0.30
-    durable_confidence: UnitFloat = 0.70
-    durable_strength: UnitFloat = 0.60
+    working_confidence: UnitFloat
+    working_strength: UnitFloat
+    durable_confidence: UnitFloat
+    durable_strength: UnitFloat
+    # None (left out of the file: TOML has no null) means unbounded.
     transient_capacity: Capacity = None
     working_capacity: Capacity = None
     durable_capacity: Capacity = None
-    plasticity_transient: float = Field(default=1.0, gt=0.0, le=1.0, allow_inf_nan=False)
-    plasticity_working: float = Field(default=0.5, gt=0.0, le=1.0, allow_inf_nan=False)
-    plasticity_durable: float = Field(default=0.2, gt=0.0, le=1.0, allow_inf_nan=False)
-    evidence_alpha: float = Field(default=2.0, gt=0.0, le=20.0, allow_inf_nan=False)
-    conflict_sigma: float = Field(default=0.5, ge=0.0, le=10.0, allow_inf_nan=False)
-    strength_beta: float = Field(default=2.0, ge=0.0, le=20.0, allow_inf_nan=False)
-    min_plasticity: UnitFloat = 0.02
-    evidence_scale: float = Field(default=3.0, gt=0.0, allow_inf_nan=False)
-    pin_strength: UnitFloat = 1.0
-    compress_min_facts: int = Field(default=2, ge=2)
-    decay_protection: UnitFloat = 1.0
+    plasticity_transient: float = Field(gt=0.0, le=1.0, allow_inf_nan=False)
+    plasticity_working: float = Field(gt=0.0, le=1.0, allow_inf_nan=False)
+    plasticity_durable: float = Field(gt=0.0, le=1.0, allow_inf_nan=False)
+    evidence_alpha: float = Field(gt=0.0, le=20.0, allow_inf_nan=False)
+    conflict_sigma: float = Field(ge=0.0, le=10.0, allow_inf_nan=False)
+    strength_beta: float = Field(ge=0.0, le=20.0, allow_inf_nan=False)
+    min_plasticity: UnitFloat
+    evidence_scale: float = Field(gt=0.0, allow_inf_nan=False)
+    pin_strength: UnitFloat
+    compress_min_facts: int = Field(ge=2)
+    decay_protection: UnitFloat
 
     @model_validator(mode="after")
     def _deeper_is_less_plastic(self) -> Self:
@@ -116,6 +120,11 @@ class RetentionPolicy(BaseModel):
             raise ValueError("plasticity must not grow with depth (App. E: smaller lambda in "
                              "deeper stages)")
         return self
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None,
+                   deep: bool = False) -> Self:
+        """Copy through validation, so a variant of the defaults is checked like a file."""
+        return type(self).model_validate({**self.model_dump(), **(update or {})})
 
     @property
     def plasticity(self) -> np.ndarray:
@@ -129,9 +138,10 @@ class RetentionPolicy(BaseModel):
 
 
 class RetentionOverride(BaseModel):
-    """A partial :class:`RetentionPolicy` (per deployment or per group)."""
+    """A partial :class:`RetentionPolicy` (per deployment or per group); strict, as
+    :class:`fr_graph.core.policy.PolicyOverride`."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
     working_confidence: UnitFloat | None = None
     working_strength: UnitFloat | None = None

@@ -17,7 +17,7 @@ from fr_graph.core.codes import MaskReason
 from fr_graph.core.context import PREAMBLE
 from fr_graph.core.intent import analyze_query
 from fr_graph.core.ontology import Category
-from fr_graph.core.policy import PolicyTable
+from fr_graph.core.policy import PolicyTable, default_policy_source
 from fr_graph.core.rerank import FULL, rerank
 from fr_graph.errors import ConfigError, InputError, NotFoundError
 from fr_graph.pipeline.explain import build_explanation, with_target
@@ -235,8 +235,13 @@ def test_policy_view_applies_group_overrides(tmp_path: Path) -> None:
     assert fr.policy_table("someone-else").categories[Category.HOBBIES].lambda_per_hour \
         == pytest.approx(0.0035)
     assert fr.policy_view().groups == ["user-42"]
+    # Where each value came from: the file changes one deployment value; the rest are the
+    # packaged defaults (group overrides are listed apart).
+    assert view.changed == {"expiry_buffer_days": 10.0}
+    assert view.defaults == default_policy_source()
     text = "\n".join(view.render())
     assert "overrides applied: routing_strength = 0.5" in text
+    assert "changed from the defaults: expiry_buffer_days = 10.0" in text
     assert json.loads(json.dumps(view.to_json()))["policy"]["expiry_buffer_days"] == 10
     with pytest.raises(InputError):
         fr.policy_view("bad group!")
@@ -249,7 +254,9 @@ def test_cli_policy_show(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0] == "policy: defaults"
-    assert lines[2].split()[:3] == ["#", "category", "lambda/h"]
+    assert lines[1] == f"defaults: {default_policy_source()}"
+    assert not any(ln.startswith("changed from the defaults") for ln in lines)
+    assert lines[lines.index("") + 1].split()[:3] == ["#", "category", "lambda/h"]
     hobbies = next(ln for ln in lines if "Hobbies & Recreation" in ln)
     assert "0.0035" in hobbies
 

@@ -31,7 +31,7 @@ from fr_graph.core.retention import (
 from fr_graph.errors import ConfigError
 from fr_graph.pipeline.maintain import summary_text
 
-POLICY = RetentionPolicy()
+POLICY = PolicyTable.default().retention
 ACTIVE = STATE_INDEX[LifecycleState.ACTIVE]
 SUPERSEDED = STATE_INDEX[LifecycleState.SUPERSEDED]
 ARCHIVED = STATE_INDEX[LifecycleState.ARCHIVED]
@@ -122,7 +122,7 @@ def test_promotion_needs_both_gates_and_settles_to_a_fixpoint() -> None:
 
 
 def test_over_capacity_inactive_facts_go_first_and_pinned_never() -> None:
-    policy = RetentionPolicy(transient_capacity=2)
+    policy = POLICY.model_copy(update=dict(transient_capacity=2))
     out = run(policy, confidence=[0.2, 0.2, 0.2, 0.2], strength=[0.0, 0.0, 0.9, 0.0],
               state=[ACTIVE, SUPERSEDED, ACTIVE, ACTIVE], pinned=[True, False, False, False])
     actions = [Action(int(a)) for a in out.action]  # type: ignore[attr-defined]
@@ -132,7 +132,7 @@ def test_over_capacity_inactive_facts_go_first_and_pinned_never() -> None:
 
 
 def test_leaving_facts_of_one_key_are_compressed() -> None:
-    policy = RetentionPolicy(transient_capacity=2)
+    policy = POLICY.model_copy(update=dict(transient_capacity=2))
     out = run(policy, confidence=[0.3] * 5, strength=[0.0, 0.0, 0.0, 0.0, 0.2],
               compress_key=[7, 7, 7, 3, -1])
     actions = [Action(int(a)) for a in out.action]  # type: ignore[attr-defined]
@@ -142,7 +142,7 @@ def test_leaving_facts_of_one_key_are_compressed() -> None:
 
 
 def test_durable_overflow_steps_down_instead_of_evicting() -> None:
-    policy = RetentionPolicy(durable_capacity=1)
+    policy = POLICY.model_copy(update=dict(durable_capacity=1))
     out = run(policy, confidence=[0.9, 0.9], strength=[0.95, 0.7],
               stage=[DURABLE, DURABLE])
     assert out.stage.tolist() == [DURABLE, WORKING]  # type: ignore[attr-defined]
@@ -157,7 +157,7 @@ def test_budgets_hold_unless_only_pinned_remain(rows: list[tuple[float, float, b
                                                 cap_t: int, cap_w: int,
                                                 budget: int | None) -> None:
     c, m, pinned, state, key = (np.array(col) for col in zip(*rows, strict=True))
-    policy = RetentionPolicy(transient_capacity=cap_t, working_capacity=cap_w)
+    policy = POLICY.model_copy(update=dict(transient_capacity=cap_t, working_capacity=cap_w))
     out = run(policy, budget, confidence=c, strength=m, pinned=pinned, state=state,
               compress_key=key)
     leaving = out.leaving  # type: ignore[attr-defined]
@@ -182,7 +182,7 @@ def test_settlement_is_pure_and_permutation_invariant(rows: list[tuple[float, fl
                                                       rnd: object) -> None:
     c, m = (np.array(col) for col in zip(*rows, strict=True))
     observed = np.arange(len(rows), dtype=np.float64)
-    policy = RetentionPolicy(transient_capacity=3)
+    policy = POLICY.model_copy(update=dict(transient_capacity=3))
     first = run(policy, confidence=c, strength=m, observed_at=observed)
     perm = np.random.default_rng(len(rows)).permutation(len(rows))
     second = run(policy, confidence=c[perm], strength=m[perm], observed_at=observed[perm])
@@ -192,7 +192,7 @@ def test_settlement_is_pure_and_permutation_invariant(rows: list[tuple[float, fl
 
 
 def test_archived_rows_take_no_part() -> None:
-    out = run(RetentionPolicy(transient_capacity=1), confidence=[0.9, 0.1],
+    out = run(POLICY.model_copy(update=dict(transient_capacity=1)), confidence=[0.9, 0.1],
               strength=[0.9, 0.0], state=[ARCHIVED, ACTIVE])
     assert (out.action == Action.KEEP).all()  # type: ignore[attr-defined]
     assert out.load_before == (1, 0, 0)  # type: ignore[attr-defined]
