@@ -814,6 +814,30 @@ class FrGraph:
             raise NotFoundError(f"group {group_id!r}: no such group")
         return await check_group(self.store, group_id)
 
+    async def report(self, group_id: str, out_dir: str | Path, *,
+                     now: datetime | None = None) -> Path:
+        """Write ``group_id``'s report into ``out_dir``: one HTML page (``index.html``, the
+        returned path) with PNG charts beside it: facts by category and state over time,
+        transitions per month, each category's decay curve and half-life, upcoming
+        expiries, the largest slot chains, the stage census with capacities, and the audit
+        log. It opens offline (no script, nothing fetched). Reads only; the folder is written
+        whole or not at all (an earlier report there is replaced).
+
+        Raises:
+            ConfigError: the ``report`` extra (matplotlib) is not installed.
+            InputError: a bad group id, or ``out_dir`` cannot take the report.
+            NotFoundError: no such group, or no annotated fact in it.
+        """
+        # Imported on use: the page module loads matplotlib (the report extra) to draw.
+        from fr_graph.pipeline.report import gather_report
+        from fr_graph.report_page import require_report_extra, write_report
+
+        check_group_id(group_id)
+        require_report_extra()
+        data = await gather_report(self.store, group_id, self.policy.for_group(group_id),
+                                   now or datetime.now(UTC))
+        return await asyncio.to_thread(write_report, data, Path(out_dir))
+
     async def stats(self, group_id: str | None = None) -> list[GroupStats]:
         out: list[GroupStats] = []
         for group in await self.groups(group_id):
@@ -1158,6 +1182,10 @@ class FrGraphSync:
 
     def check(self, group_id: str) -> IntegrityReport:
         return self._call(self.inner.check(group_id))
+
+    def report(self, group_id: str, out_dir: str | Path, *,
+               now: datetime | None = None) -> Path:
+        return self._call(self.inner.report(group_id, out_dir, now=now))
 
     def stats(self, group_id: str | None = None) -> list[GroupStats]:
         return self._call(self.inner.stats(group_id))

@@ -1,11 +1,12 @@
-"""Commands that look at memory without changing it: ``stats``, ``check``, ``context``,
-``explain``, ``show``, ``query`` and ``policy show``."""
+"""Commands that look at memory without changing it: ``stats``, ``check``, ``report``,
+``context``, ``explain``, ``show``, ``query`` and ``policy show``."""
 
 from __future__ import annotations
 
 import json
 import sys
 from enum import StrEnum
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -74,6 +75,31 @@ def check(group: GroupOption, as_json: JsonOption = False) -> None:
         write("\n".join(report.render()))
     if not report.ok:
         raise typer.Exit(1)
+
+
+@commands.command()
+def report(
+    group: GroupOption,
+    out_dir: Annotated[Path, typer.Option(
+        "--out", help="Folder to write index.html and its charts/ into (created; an "
+                      "earlier report there is replaced).")],
+    now: Annotated[str | None, typer.Option(
+        help="Report time, ISO-8601 (default: now): the end of the timelines and the start "
+             "of upcoming expiries.")] = None,
+) -> None:
+    """Write an HTML report of a group with PNG charts (needs the 'report' extra): facts
+    by category and state over time, transitions, decay curves, expiries, slot chains,
+    stages and the audit log. Prints the page's path."""
+    from fr_graph.errors import FrGraphError
+    from fr_graph.report_page import require_report_extra
+
+    try:
+        require_report_extra()  # before anything is opened: a missing extra is one line
+    except FrGraphError as exc:
+        fail(exc)
+    when = query_time(now)
+    written = run(lambda fr: fr.report(group, out_dir, now=when))
+    write(str(written))
 
 
 @commands.command()
