@@ -11,18 +11,14 @@ Example:
 from __future__ import annotations
 
 import asyncio
-from collections import Counter
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Self, TypeVar
 
-import numpy as np
-
 from fr_graph import cypher
 from fr_graph._graphiti import (
-    EDGE_HYBRID_SEARCH_RRF,
     CrossEncoderClient,
     EmbedderClient,
     GraphDriver,
@@ -41,12 +37,10 @@ from fr_graph.clients import (
     describe_embedder,
 )
 from fr_graph.config import Settings
-from fr_graph.core.context import format_context
-from fr_graph.core.intent import QueryAnalysis, analyze_query
 from fr_graph.core.lifecycle import LifecycleState
 from fr_graph.core.ontology import Category
 from fr_graph.core.policy import PolicyTable
-from fr_graph.core.rerank import FULL, UNTYPED, Ranked, RerankConfig, rerank
+from fr_graph.core.rerank import FULL, UNTYPED, RerankConfig
 from fr_graph.errors import (
     ConfigError,
     FrGraphError,
@@ -57,9 +51,8 @@ from fr_graph.errors import (
 from fr_graph.overlay import to_iso
 from fr_graph.pipeline.backfill import BackfillReport, backfill_groups
 from fr_graph.pipeline.control import ForgetReport, PurgeReport, RecategorizeReport
-from fr_graph.pipeline.distill import DEFAULT_KEEP, distill
 from fr_graph.pipeline.episodes import ingest_message_with_llm
-from fr_graph.pipeline.explain import Explanation, FactLink, build_explanation, with_target
+from fr_graph.pipeline.explain import Explanation, FactLink, explain_fact
 from fr_graph.pipeline.ingest import (
     ImportReport,
     Ingestor,
@@ -73,19 +66,15 @@ from fr_graph.pipeline.memory_view import (
     MemoryItem,
     MessageTrace,
     PastedRegion,
-    context_fact,
     context_from_hits,
     memory_items,
 )
 from fr_graph.pipeline.policy_view import PolicyView, policy_view
 from fr_graph.pipeline.records import FactRecord, MessageRecord, read_file
-from fr_graph.pipeline.search import (
-    Candidates,
-    ScoredFact,
-    build_batch,
-    gather_candidates,
-    to_scored,
-)
+from fr_graph.pipeline.search import ScoredFact, context_block, graphiti_search, search_facts
+
+# Re-exported: it is what FrGraph.search_report returns, and callers import it from here.
+from fr_graph.pipeline.search import SearchReport as SearchReport
 from fr_graph.pipeline.user_queries import (
     USER_QUERY_FOLDER,
     UserQuery,
@@ -138,23 +127,6 @@ class FactView:
     group_id: str
     item: MemoryItem
     links: list[FactLink]
-
-
-@dataclass(slots=True)
-class SearchReport:
-    """A search's hits, and what the lifecycle hid from them.
-
-    Attributes:
-        hits: the ranked facts, best first.
-        hidden: candidates the lifecycle masked (superseded, retracted, expired, ...), by
-            state; they matched the query but are not current.
-        history: with ``include_history``, those hidden facts, best match first (score: their
-            cosine to the query).
-    """
-
-    hits: list[ScoredFact]
-    hidden: dict[str, int] = field(default_factory=dict)
-    history: list[ScoredFact] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -412,67 +384,17 @@ class FrGraph:
             return SearchReport([])
         if policy == "off":
             return SearchReport(await self._graphiti_search(query, group_id, limit))
-        analysis = analyze_query(query, now)
-        candidates = await gather_candidates(self.store, self.embedder, group_id, query,
-                                             analysis)
-        if not candidates.rows:
-            return SearchReport([])
-        ranked = self._rerank(candidates, analysis, group_id, now, policy, config)
-        hidden_rows = [i for i in np.argsort(-candidates.cosine, kind="stable")
-                       if ranked.masked[i]]
-        hidden = Counter(str((candidates.rows[i].get("overlay") or {}).get("state")
-                             or "unannotated") for i in hidden_rows)
-        history = ([to_scored(candidates.rows[i], float(candidates.cosine[i]),
-                              {"cosine": float(candidates.cosine[i])})
-                    for i in hidden_rows[:limit]] if include_history else [])
-        hits = await self._ranked_hits(query, now, limit, policy, candidates, ranked)
-        return SearchReport(hits, dict(hidden), history)
-
-    async def _ranked_hits(self, query: str, now: datetime, limit: int, policy: Policy,
-                           candidates: Candidates, ranked: Ranked) -> list[ScoredFact]:
-        terms = {"cosine": candidates.cosine, **ranked.terms}
-        distilling = policy == "full" and self.settings.use_llm_distill
-        hits = [
-            to_scored(candidates.rows[i], float(ranked.scores[i]),
-                      {name: float(values[i]) for name, values in terms.items()})
-            for i in (ranked.order if distilling else ranked.order[:limit])
-        ]
-        if distilling:
-            # The LLM selects from the whole ranked list (App. Z step 5); a failure keeps it.
-            hits = await distill(self.llm_client, query, now, hits,
-                                 keep=max(DEFAULT_KEEP, limit))
-            # Distillation only selects; the deterministic score still orders what it kept
-            # (App. Z: distill, then lifecycle filters and blended scoring).
-            hits.sort(key=lambda hit: -hit.score)
-        return hits[:limit]
-
-    def _rerank(self, candidates: Candidates, analysis: QueryAnalysis, group_id: str,
-                now: datetime, policy: Policy, config: RerankConfig | None) -> Ranked:
-        """The one reranking step shared by search, context and explain."""
-        return rerank(build_batch(candidates), analysis, self.policy.for_group(group_id),
-                      now.timestamp(), config or (UNTYPED if policy == "untyped" else FULL))
+        # Only the lifecycle-aware ranking is distilled; the untyped arm stays deterministic.
+        distiller = self.llm_client if policy == "full" and self.settings.use_llm_distill else None
+        return await search_facts(self.store, self.embedder, self.policy, query, group_id,
+                                  now=now, limit=limit, config=_rerank_config(policy, config),
+                                  distiller=distiller, include_history=include_history)
 
     async def _graphiti_search(self, query: str, group_id: str, limit: int
                                ) -> list[ScoredFact]:
-        """Graphiti's own ``search_`` with an unchanged copy of EDGE_HYBRID_SEARCH_RRF, given
-        the same query vector fr-graph's own search uses (e5's query form: Graphiti would
-        embed the query as a passage)."""
-        recipe = EDGE_HYBRID_SEARCH_RRF.model_copy(deep=True)  # Graphiti mutates its recipes
-        recipe.limit = limit
-        vector = self.embedder.embed_query(query).tolist()
-        graph_vector = (vector if self.embedders.shared
-                        else await self.embedders.graph.create(query))
-        found = await self.graphiti(group_id).search_(query, config=recipe,
-                                                      group_ids=[group_id],
-                                                      query_vector=graph_vector)
-        if not found.edges:
-            return []
-        rows = await self.store.run("fetch_facts", group_id, group_id=group_id,
-                                    edge_uuids=[e.uuid for e in found.edges], embedding=vector)
-        by_uuid = {r["uuid"]: r for r in rows}
-        scores = found.edge_reranker_scores or [0.0] * len(found.edges)
-        return [to_scored(by_uuid[e.uuid], float(score), {"graphiti_rrf": float(score)})
-                for e, score in zip(found.edges, scores, strict=False) if e.uuid in by_uuid]
+        """Graphiti's own search (``policy="off"``) on the graph that holds ``group_id``."""
+        return await graphiti_search(self.graphiti(group_id), self.store, self.embedders,
+                                     query, group_id, limit)
 
     async def search_batch(self, queries: Sequence[BatchQuery], *, limit: int = 10,
                            policy: Policy = "full") -> list[tuple[str, list[ScoredFact]]]:
@@ -494,16 +416,10 @@ class FrGraph:
         if not await self.store.has_group(group_id):
             return ""
         if policy == "off":
-            hits = await self._graphiti_search(query, group_id, limit)
-            return context_from_hits(hits, now=now)
-        analysis = analyze_query(query, now)
-        candidates = await gather_candidates(self.store, self.embedder, group_id, query,
-                                             analysis)
-        if not candidates.rows:
-            return ""
-        ranked = self._rerank(candidates, analysis, group_id, now, policy, None)
-        return format_context([context_fact(candidates.rows[i]) for i in ranked.order[:limit]],
-                              now=now)
+            return context_from_hits(await self._graphiti_search(query, group_id, limit),
+                                     now=now)
+        return await context_block(self.store, self.embedder, self.policy, query, group_id,
+                                   now=now, limit=limit, config=_rerank_config(policy, None))
 
     async def explain(self, uuid: str, query: str, *, group_id: str | None = None,
                       now: datetime | None = None, policy: Policy = "full",
@@ -528,24 +444,9 @@ class FrGraph:
         now = _check_search(query, group_id, limit, policy, now)
         if not await self.store.has_group(group_id):
             raise NotFoundError(f"fact {uuid}: group {group_id!r} does not exist")
-        analysis = analyze_query(query, now)
-        candidates = await gather_candidates(self.store, self.embedder, group_id, query,
-                                             analysis)
-        row = next((i for i, r in enumerate(candidates.rows) if r["uuid"] == uuid), None)
-        if row is None:
-            fetched = await self.store.run(
-                "fetch_facts", group_id, group_id=group_id, edge_uuids=[uuid],
-                embedding=self.embedder.embed_query(query).tolist())
-            if not fetched:
-                raise NotFoundError(f"fact {uuid}: not found in group {group_id!r}")
-            candidates = with_target(candidates, fetched[0])
-            row = len(candidates.rows) - 1
-        ranked = self._rerank(candidates, analysis, group_id, now, policy, None)
-        links = [FactLink(**r) for r in await self.store.run("fact_links", group_id, uuid=uuid)]
-        return build_explanation(
-            uuid=uuid, group_id=group_id, query=query, now=now, policy_name=policy,
-            policy=self.policy.for_group(group_id), candidates=candidates, ranked=ranked,
-            row=row, links=links, limit=limit)
+        return await explain_fact(self.store, self.embedder, self.policy, uuid, query,
+                                  group_id, now=now, policy_name=policy, limit=limit,
+                                  config=_rerank_config(policy, None))
 
     async def _locate(self, uuid: str) -> str:
         """The group holding fact ``uuid`` (one query per distinct database or graph)."""
@@ -941,6 +842,11 @@ class FrGraph:
         return 0
 
     # -- end retention ----------------------------------------------------------------
+
+
+def _rerank_config(policy: Policy, config: RerankConfig | None) -> RerankConfig:
+    """The reranker switches for a ``full`` or ``untyped`` policy, unless overridden."""
+    return config or (UNTYPED if policy == "untyped" else FULL)
 
 
 def _check_search(query: str, group_id: str, limit: int, policy: str,

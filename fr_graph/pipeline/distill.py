@@ -24,10 +24,12 @@ from pydantic import BaseModel, Field
 from fr_graph._graphiti import LLMClient  # first: it guards graphiti-core's import side effects
 from fr_graph.classify.llm import clean_text, moment_line
 from fr_graph.errors import InputError
-from fr_graph.pipeline.search import ScoredFact
 
 if TYPE_CHECKING:
     from graphiti_core.prompts.models import Message
+
+    # Type-only: the search pipeline imports this module to distil its results.
+    from fr_graph.pipeline.search import ScoredFact
 
 logger = logging.getLogger(__name__)
 

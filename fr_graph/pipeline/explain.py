@@ -1,7 +1,8 @@
 """Why a fact ranks where it does for a query (``fr-graph explain``): the ranking terms,
 the mask, and every lifecycle link acting on the fact.
 
-Shaping only: :class:`fr_graph.api.FrGraph` fetches the rows and runs the search.
+:func:`explain_fact` runs the search's own steps (:func:`~fr_graph.pipeline.search.retrieve`,
+then :func:`~fr_graph.pipeline.search.rank`), so the fact scores exactly as search scores it.
 """
 
 from __future__ import annotations
@@ -14,17 +15,27 @@ from typing import Any, Final
 
 import numpy as np
 
+from fr_graph.clients import LocalEmbedder
 from fr_graph.core.codes import MaskReason
 from fr_graph.core.explain import explain as explain_row
 from fr_graph.core.lifecycle import LifecycleState
 from fr_graph.core.ontology import Category
 from fr_graph.core.policy import PolicyTable
-from fr_graph.core.rerank import Ranked
+from fr_graph.core.rerank import Ranked, RerankConfig
 from fr_graph.core.validity import GUARD_MAJORITY, guard_weight
+from fr_graph.errors import NotFoundError
 from fr_graph.overlay import from_iso, to_iso
 from fr_graph.pipeline.memory_view import UNANNOTATED
-from fr_graph.pipeline.search import FORCED_TOP, FULLTEXT_TOP, VECTOR_TOP, Candidates
+from fr_graph.pipeline.search import (
+    FORCED_TOP,
+    FULLTEXT_TOP,
+    VECTOR_TOP,
+    Candidates,
+    rank,
+    retrieve,
+)
 from fr_graph.pipeline.user_queries import plain_value
+from fr_graph.stores.base import GraphStore
 
 
 @dataclass(slots=True)
@@ -206,6 +217,36 @@ def _weights(overlay: Mapping[str, Any]) -> dict[Category, float]:
 
 def _days(seconds: float) -> str:
     return f"{abs(seconds) / 86400.0:.1f} days"
+
+
+async def explain_fact(store: GraphStore, embedder: LocalEmbedder, policy: PolicyTable,
+                       uuid: str, query: str, group_id: str, *, now: datetime,
+                       policy_name: str, limit: int, config: RerankConfig) -> Explanation:
+    """Why fact ``uuid`` of ``group_id`` ranks where it does for ``query`` (or is masked).
+
+    The fact is scored with the candidates search retrieves; when retrieval did not find
+    it, it is added to them (see :func:`with_target`).
+
+    Raises:
+        NotFoundError: no fact with that uuid in ``group_id``.
+    """
+    analysis, candidates = await retrieve(store, embedder, group_id, query, now)
+    row = next((i for i, r in enumerate(candidates.rows) if r["uuid"] == uuid), None)
+    if row is None:
+        fetched = await store.run("fetch_facts", group_id, group_id=group_id,
+                                  edge_uuids=[uuid],
+                                  embedding=embedder.embed_query(query).tolist())
+        if not fetched:
+            raise NotFoundError(f"fact {uuid}: not found in group {group_id!r}")
+        candidates = with_target(candidates, fetched[0])
+        row = len(candidates.rows) - 1
+    group_policy = policy.for_group(group_id)
+    ranked = rank(candidates, analysis, group_policy, now, config)
+    links = [FactLink(**r) for r in await store.run("fact_links", group_id, uuid=uuid)]
+    return build_explanation(
+        uuid=uuid, group_id=group_id, query=query, now=now, policy_name=policy_name,
+        policy=group_policy, candidates=candidates, ranked=ranked, row=row, links=links,
+        limit=limit)
 
 
 def build_explanation(*, uuid: str, group_id: str, query: str, now: datetime, policy_name: str,

@@ -9,13 +9,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from fr_graph.core.context import ContextFact, format_context
 from fr_graph.core.lifecycle import LifecycleState
 from fr_graph.core.ontology import Category
 from fr_graph.overlay import from_iso, to_iso
-from fr_graph.pipeline.search import ScoredFact
+
+if TYPE_CHECKING:
+    # Type-only: the search pipeline imports this module to build its context block.
+    from fr_graph.pipeline.search import ScoredFact
 
 UNANNOTATED: Final[str] = "unannotated"
 """The category and state shown for facts that have no overlay yet (plain Graphiti facts)."""

@@ -1,5 +1,11 @@
-"""Hybrid candidate retrieval (vector + fulltext + category-forced) for one query, and the
-columnar batch the pure reranker scores.
+"""Search: one query from its analysis to its ranked results, and the steps it is made of.
+
+:func:`search_facts` owns the path (as :mod:`fr_graph.pipeline.ingest` owns writes):
+analyse the query, :func:`retrieve` its candidates, :func:`rank` them with the pure
+reranker, optionally distil them with an LLM, and build the :class:`ScoredFact` results.
+:func:`context_block` and :func:`fr_graph.pipeline.explain.explain_fact` reuse the same
+steps, so the three rank a candidate set identically. :func:`graphiti_search` is the
+``off`` policy: Graphiti's own hybrid search.
 
 Candidates come from the relationship vector index (top 60, returned as full rows: Graphiti
 fields, canonical overlay, exact cosine to the query), the fulltext index (top 20) and the
@@ -10,19 +16,26 @@ the vector query still runs, so a search waits for about one round trip.
 from __future__ import annotations
 
 import asyncio
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Final
 
 import numpy as np
 
+from fr_graph._graphiti import EDGE_HYBRID_SEARCH_RRF, Graphiti, LLMClient
 from fr_graph.clients import LocalEmbedder
 from fr_graph.core.codes import CATEGORY_INDEX, N_CATEGORIES, STATE_CODE
-from fr_graph.core.intent import QueryAnalysis
+from fr_graph.core.context import format_context
+from fr_graph.core.intent import QueryAnalysis, analyze_query
 from fr_graph.core.lifecycle import LifecycleState
 from fr_graph.core.ontology import Category
-from fr_graph.core.rerank import CandidateBatch, slot_groups
+from fr_graph.core.policy import PolicyTable
+from fr_graph.core.rerank import CandidateBatch, Ranked, RerankConfig, rerank, slot_groups
 from fr_graph.overlay import from_iso
+from fr_graph.pipeline.distill import DEFAULT_KEEP, distill
+from fr_graph.pipeline.memory_view import UNANNOTATED, context_fact
+from fr_graph.pipeline.vectors import FactEmbedders
 from fr_graph.stores.base import GraphStore
 
 VECTOR_TOP = 60
@@ -60,6 +73,23 @@ class ScoredFact:
             "terms": {k: round(v, 6) for k, v in self.terms.items()},
         }
 
+
+
+@dataclass(slots=True)
+class SearchReport:
+    """A search's hits, and what the lifecycle hid from them.
+
+    Attributes:
+        hits: the ranked facts, best first.
+        hidden: candidates the lifecycle masked (superseded, retracted, expired, ...), by
+            state; they matched the query but are not current.
+        history: with ``include_history``, those hidden facts, best match first (score: their
+            cosine to the query).
+    """
+
+    hits: list[ScoredFact]
+    hidden: dict[str, int] = field(default_factory=dict)
+    history: list[ScoredFact] = field(default_factory=list)
 
 def _as_datetime(value: Any) -> datetime | None:
     if value is None:
@@ -229,3 +259,89 @@ def to_scored(row: dict[str, Any], score: float, terms: dict[str, float]) -> Sco
         event_time=from_iso(overlay.get("event_time")),
         source_id=overlay.get("source_id"), terms=terms,
     )
+
+
+# -- the search path ---------------------------------------------------------------------
+
+
+async def retrieve(store: GraphStore, embedder: LocalEmbedder, group_id: str, query: str,
+                   now: datetime) -> tuple[QueryAnalysis, Candidates]:
+    """The query's analysis as of ``now`` and the candidates retrieved with it."""
+    analysis = analyze_query(query, now)
+    return analysis, await gather_candidates(store, embedder, group_id, query, analysis)
+
+
+def rank(candidates: Candidates, analysis: QueryAnalysis, policy: PolicyTable, now: datetime,
+         config: RerankConfig) -> Ranked:
+    """The one reranking step search, context and explain share (``policy`` group-resolved)."""
+    return rerank(build_batch(candidates), analysis, policy, now.timestamp(), config)
+
+
+async def search_facts(store: GraphStore, embedder: LocalEmbedder, policy: PolicyTable,
+                       query: str, group_id: str, *, now: datetime, limit: int,
+                       config: RerankConfig, distiller: LLMClient | None = None,
+                       include_history: bool = False) -> SearchReport:
+    """The best ``limit`` facts of ``group_id`` for ``query`` as of ``now``, and what the
+    lifecycle masked among the candidates (with ``include_history``, those facts too).
+
+    ``distiller``, when given, lets an LLM select from the whole ranked list first (App. Z
+    step 5); a failing call keeps the list as ranked.
+    """
+    analysis, candidates = await retrieve(store, embedder, group_id, query, now)
+    if not candidates.rows:
+        return SearchReport([])
+    ranked = rank(candidates, analysis, policy.for_group(group_id), now, config)
+    hidden_rows = [i for i in np.argsort(-candidates.cosine, kind="stable")
+                   if ranked.masked[i]]
+    hidden = Counter(str((candidates.rows[i].get("overlay") or {}).get("state")
+                         or UNANNOTATED) for i in hidden_rows)
+    history = ([to_scored(candidates.rows[i], float(candidates.cosine[i]),
+                          {"cosine": float(candidates.cosine[i])})
+                for i in hidden_rows[:limit]] if include_history else [])
+    terms = {"cosine": candidates.cosine, **ranked.terms}
+    hits = [
+        to_scored(candidates.rows[i], float(ranked.scores[i]),
+                  {name: float(values[i]) for name, values in terms.items()})
+        for i in (ranked.order if distiller is not None else ranked.order[:limit])
+    ]
+    if distiller is not None:
+        hits = await distill(distiller, query, now, hits, keep=max(DEFAULT_KEEP, limit))
+        # Distillation only selects; the deterministic score still orders what it kept
+        # (App. Z: distill, then lifecycle filters and blended scoring).
+        hits.sort(key=lambda hit: -hit.score)
+    return SearchReport(hits[:limit], dict(hidden), history)
+
+
+async def context_block(store: GraphStore, embedder: LocalEmbedder, policy: PolicyTable,
+                        query: str, group_id: str, *, now: datetime, limit: int,
+                        config: RerankConfig) -> str:
+    """The best ``limit`` facts for ``query`` as a category-grouped prompt block (App. B.4);
+    empty when nothing matches. Built from the rows, which carry the ambiguity and
+    emotional-loading labels that :class:`ScoredFact` does not."""
+    analysis, candidates = await retrieve(store, embedder, group_id, query, now)
+    if not candidates.rows:
+        return ""
+    ranked = rank(candidates, analysis, policy.for_group(group_id), now, config)
+    return format_context([context_fact(candidates.rows[i]) for i in ranked.order[:limit]],
+                          now=now)
+
+
+async def graphiti_search(graphiti: Graphiti, store: GraphStore, embedders: FactEmbedders,
+                          query: str, group_id: str, limit: int) -> list[ScoredFact]:
+    """Graphiti's own ``search_`` with an unchanged copy of EDGE_HYBRID_SEARCH_RRF, given
+    the same query vector fr-graph's own search uses (e5's query form: Graphiti would
+    embed the query as a passage)."""
+    recipe = EDGE_HYBRID_SEARCH_RRF.model_copy(deep=True)  # Graphiti mutates its recipes
+    recipe.limit = limit
+    vector = embedders.local.embed_query(query).tolist()
+    graph_vector = vector if embedders.shared else await embedders.graph.create(query)
+    found = await graphiti.search_(query, config=recipe, group_ids=[group_id],
+                                   query_vector=graph_vector)
+    if not found.edges:
+        return []
+    rows = await store.run("fetch_facts", group_id, group_id=group_id,
+                           edge_uuids=[e.uuid for e in found.edges], embedding=vector)
+    by_uuid = {r["uuid"]: r for r in rows}
+    scores = found.edge_reranker_scores or [0.0] * len(found.edges)
+    return [to_scored(by_uuid[e.uuid], float(score), {"graphiti_rrf": float(score)})
+            for e, score in zip(found.edges, scores, strict=False) if e.uuid in by_uuid]

@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import fr_graph
+from tests.unit.cli_process import run_cli_without
 
 PACKAGE = Path(fr_graph.__file__).parent
 BENCH_ENTRY = PACKAGE / "cli" / "bench.py"
@@ -59,14 +60,7 @@ def test_cli_command_modules_share_only_the_common_module() -> None:
 
 
 def test_bench_without_its_extra_names_the_extra_in_one_line(tmp_path: Path) -> None:
-    # scipy made unimportable in this process only (None in sys.modules blocks the import).
-    script = ("import sys\n"
-              "sys.modules['scipy'] = None\n"
-              f"sys.argv = ['fr-graph', 'bench', 'lifecycle', '--out', {str(tmp_path)!r}]\n"
-              "from fr_graph.cli import main\n"
-              "main()\n")
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          timeout=120)
+    done = run_cli_without("scipy", ["bench", "lifecycle", "--out", str(tmp_path)])
     assert done.returncode == 1
     assert done.stderr.strip().splitlines() == [
         "error: fr-graph bench needs the 'bench' extra (scipy not installed): "

@@ -4,8 +4,6 @@ folder written whole or not at all, and the one-line error without the ``report`
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -17,6 +15,7 @@ from fr_graph.core.policy import PolicyTable
 from fr_graph.core.report import ReportData, ReportFact, ReportLink, build_report
 from fr_graph.errors import InputError
 from fr_graph.report_page import write_report
+from tests.unit.cli_process import run_cli_without
 
 NOW = datetime(2025, 3, 15, tzinfo=UTC)
 HOSTILE = '<script>alert("x")</script> costs $5 and $6 & more'
@@ -102,16 +101,9 @@ def test_a_folder_that_cannot_take_the_report_is_refused_and_left_as_it_was(
 
 
 def test_report_without_its_extra_names_the_extra_in_one_line(tmp_path: Path) -> None:
-    # matplotlib made unimportable in this process only (None in sys.modules blocks it).
     out = tmp_path / "out"
-    script = ("import sys\n"
-              "sys.modules['matplotlib'] = None\n"
-              f"sys.argv = ['fr-graph', '--db', {str(tmp_path / 'mem')!r}, 'report', "
-              f"'--group', 'g', '--out', {str(out)!r}]\n"
-              "from fr_graph.cli import main\n"
-              "main()\n")
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          timeout=120)
+    done = run_cli_without("matplotlib", ["--db", str(tmp_path / "mem"), "report",
+                                          "--group", "g", "--out", str(out)])
     assert done.returncode == 1
     assert done.stderr.strip().splitlines() == [
         "error: fr-graph report needs the 'report' extra (matplotlib not installed): "
