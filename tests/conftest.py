@@ -1,15 +1,15 @@
 """Test fixtures: a real Neo4j 5.26 and a real embedded FalkorDB, started by the tests.
 
-The Neo4j server comes from, in order: ``NEO4J_URI`` if set; a reachable Docker engine
-(testcontainers ``neo4j:5.26-community``); else the Maven-launched Neo4j Community in
-``tools/neo4j-launcher`` (the branch CI takes). A server that cannot start fails the run:
-integration tests are never skipped.
+The Neo4j server comes from, in order (``tests/neo4j_target.py``): ``NEO4J_URI`` if set
+(credentials from ``NEO4J_USER`` / ``NEO4J_PASSWORD``); a Docker engine, when the ``docker``
+extra (testcontainers) is installed and the engine answers (``neo4j:5.26-community``, URI and
+credentials read from the container); else the Maven-launched Neo4j Community in
+``tools/neo4j-launcher`` (the branch CI takes: it has no Docker engine). A server that cannot
+start fails the run: integration tests are never skipped.
 """
 
 from __future__ import annotations
 
-import os
-import shutil
 import sys
 import uuid
 from collections.abc import AsyncIterator, Iterator
@@ -26,36 +26,16 @@ if TYPE_CHECKING:
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 
+from tests.neo4j_target import Neo4jTarget, neo4j_for_tests  # noqa: E402
+
 BACKENDS = ["neo4j", "embedded"]
 
 
-def _docker_available() -> bool:
-    if shutil.which("docker") is None:
-        return False
-    try:
-        import docker  # type: ignore[import-not-found]
-
-        docker.from_env().ping()
-        return True
-    except Exception:
-        return False
-
-
 @pytest.fixture(scope="session")
-def neo4j_uri(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    if os.environ.get("NEO4J_URI"):
-        yield os.environ["NEO4J_URI"]
-        return
-    if _docker_available():
-        from testcontainers.neo4j import Neo4jContainer  # type: ignore[import-not-found]
-
-        with Neo4jContainer("neo4j:5.26-community") as container:
-            yield container.get_connection_url()
-        return
-    from neo4j_server import Neo4jServer  # tools/neo4j_server.py
-
-    with Neo4jServer(home=tmp_path_factory.mktemp("neo4j")) as server:
-        yield server.uri
+def neo4j_target(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Neo4jTarget]:
+    """The tests' Neo4j: URI, credentials and the branch that gave it."""
+    with neo4j_for_tests(lambda: tmp_path_factory.mktemp("neo4j")) as target:
+        yield target
 
 
 @pytest.fixture(scope="session")
@@ -67,8 +47,8 @@ def embedded_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def settings(request: pytest.FixtureRequest, embedded_dir: Path) -> Settings:
     """Settings for each real backend. The embedded store lives for the session."""
     if request.param == "neo4j":
-        uri = request.getfixturevalue("neo4j_uri")
-        return Settings(db=uri, neo4j_user="neo4j", neo4j_password="test-password")
+        target: Neo4jTarget = request.getfixturevalue("neo4j_target")
+        return target.settings()
     return Settings(db=str(embedded_dir / "store"))
 
 

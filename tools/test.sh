@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The test command: set-up (venv, install, Chromium for the report test, Neo4j launcher
 # build), lint, types, tests.
-# Integration tests start a real Neo4j 5.26 (NEO4J_URI, Docker, or the Maven launcher) and
+# Integration tests start a real Neo4j 5.26 (NEO4J_URI, Docker with the "docker" extra, or the
+# Maven launcher: the path CI takes, as it has no Docker engine; tests/neo4j_target.py) and
 # a real embedded FalkorDB themselves.
 set -euo pipefail
 cd "$(dirname "$0")/.."

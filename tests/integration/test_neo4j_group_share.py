@@ -11,9 +11,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from fr_graph.config import Settings
 from fr_graph.stores import neo4j as neo4j_module
 from fr_graph.stores.neo4j import Neo4jStore, uuid_ranges
+from tests.neo4j_target import Neo4jTarget
 
 pytestmark = pytest.mark.integration
 
@@ -38,9 +38,9 @@ def unit_rows(rng: np.random.Generator, n: int) -> np.ndarray:
 
 
 @pytest.fixture
-async def store(neo4j_uri: str) -> AsyncIterator[tuple[Neo4jStore, list[str]]]:
+async def store(neo4j_target: Neo4jTarget) -> AsyncIterator[tuple[Neo4jStore, list[str]]]:
     ran: list[str] = []
-    neo4j = Neo4jStore.connect(Settings(db=neo4j_uri, embedding_dim=DIM),
+    neo4j = Neo4jStore.connect(neo4j_target.settings(embedding_dim=DIM),
                                tracer=lambda name, params: ran.append(name))
     try:
         yield neo4j, ran
@@ -117,7 +117,7 @@ async def test_fulltext_finds_a_small_groups_facts_among_many_better_matches(
 
 @pytest.mark.parametrize("parts", [2, 3, 16])
 async def test_a_split_exact_scan_finds_what_one_scan_finds(
-        neo4j_uri: str, monkeypatch: pytest.MonkeyPatch, parts: int) -> None:
+        neo4j_target: Neo4jTarget, monkeypatch: pytest.MonkeyPatch, parts: int) -> None:
     rng = np.random.default_rng(13)
     group = f"split-{uuid.uuid4().hex[:8]}"
     vectors = unit_rows(rng, 400)
@@ -128,7 +128,7 @@ async def test_a_split_exact_scan_finds_what_one_scan_finds(
     ran: list[str] = []
     found: dict[int, list[dict[str, Any]]] = {}
     for n in (parts, 1):
-        neo4j = Neo4jStore.connect(Settings(db=neo4j_uri, embedding_dim=DIM, scan_partitions=n),
+        neo4j = Neo4jStore.connect(neo4j_target.settings(embedding_dim=DIM, scan_partitions=n),
                                    tracer=lambda name, params: ran.append(name))
         try:
             if n == parts:

@@ -33,6 +33,7 @@ from fr_graph.errors import ConfigError
 from fr_graph.stores.falkordb import EmbeddedServer
 from tests.fake_embeddings import MODEL, FakeEmbeddings
 from tests.integration.helpers import write_jsonl
+from tests.neo4j_target import DEFAULT_PASSWORD, DEFAULT_USER, Neo4jTarget
 
 pytestmark = pytest.mark.integration
 
@@ -68,10 +69,10 @@ def fake_embeddings() -> Iterator[FakeEmbeddings]:
 
 
 @pytest.fixture(scope="module")
-def own_neo4j(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def own_neo4j(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Neo4jTarget]:
     with Neo4jServer(home=tmp_path_factory.mktemp("neo4j-own-embedder"), heap_mib=768,
                      page_cache_mib=64) as server:
-        yield server.uri
+        yield Neo4jTarget(server.uri, DEFAULT_USER, DEFAULT_PASSWORD, "launcher")
 
 
 def openai_embedder(fake_embeddings: FakeEmbeddings) -> EmbedderSettings:
@@ -108,9 +109,11 @@ async def build_with_graphiti(driver: GraphDriver, embedder: object, group: str)
         await edge.save(driver)
 
 
-async def build_store(backend: str, location: str, embedder: object, group: str) -> None:
+async def build_store(backend: str, settings: Settings, embedder: object, group: str) -> None:
+    location = settings.db or ""
     if backend == "neo4j":
-        driver: GraphDriver = Neo4jDriver(location, "neo4j", "test-password")
+        driver: GraphDriver = Neo4jDriver(location, settings.neo4j_user,
+                                          settings.neo4j_password)
         try:
             await build_with_graphiti(driver, embedder, group)
         finally:
@@ -139,16 +142,16 @@ async def stores(request: pytest.FixtureRequest, tmp_path: Path, fake_embeddings
     """(group, local-embedder settings, own-embedder settings): two stores holding the same
     facts, built by plain Graphiti through each embedder."""
     group = f"own-{uuid.uuid4().hex[:8]}"
+    own_embedder = openai_embedder(fake_embeddings)
     if request.param == "neo4j":
-        local_db = request.getfixturevalue("neo4j_uri")
-        own_db = request.getfixturevalue("own_neo4j")
+        local: Settings = request.getfixturevalue("neo4j_target").settings()
+        own: Settings = request.getfixturevalue("own_neo4j").settings(embedder=own_embedder)
     else:
-        local_db, own_db = str(tmp_path / "local"), str(tmp_path / "own")
-    await build_store(request.param, local_db, LocalEmbedder(), group)
-    await build_store(request.param, own_db, graphiti_embedder(fake_embeddings), group)
-    base = dict(neo4j_user="neo4j", neo4j_password="test-password")
-    yield (group, Settings(db=local_db, **base),  # type: ignore[arg-type]
-           Settings(db=own_db, embedder=openai_embedder(fake_embeddings), **base))  # type: ignore[arg-type]
+        local = Settings(db=str(tmp_path / "local"))
+        own = Settings(db=str(tmp_path / "own"), embedder=own_embedder)
+    await build_store(request.param, local, LocalEmbedder(), group)
+    await build_store(request.param, own, graphiti_embedder(fake_embeddings), group)
+    yield group, local, own
 
 
 async def test_a_graph_embedded_by_another_model_is_backfilled_and_ranked_as_with_local(

@@ -20,6 +20,7 @@ from fr_graph.api import FrGraph
 from fr_graph.config import Settings
 from tests.integration.helpers import assert_lifecycle_invariants, write_jsonl
 from tests.integration.reliability.state import canonical_dump, slot_rows
+from tests.neo4j_target import Neo4jTarget
 
 WRITERS = 8
 SLOT = {"category": "preferences", "slot_key": "user|coffee_order", "confidence": 0.9}
@@ -105,12 +106,11 @@ async def test_concurrent_imports_of_one_file_write_each_fact_once(
     assert len({dict(e)["fact"] for e in dump["edges"]}) == WRITERS  # no edge twice
 
 
-def test_concurrent_writer_processes_on_neo4j(neo4j_uri: str, group_id: str,
+def test_concurrent_writer_processes_on_neo4j(neo4j_target: Neo4jTarget, group_id: str,
                                               tmp_path: Path) -> None:
     """Four ``fr-graph import`` processes superseding one slot at the same time."""
     count = 4
-    env = {**os.environ, "FR_GRAPH_DB": neo4j_uri, "NEO4J_USER": "neo4j",
-           "NEO4J_PASSWORD": "test-password"}
+    env = {**os.environ, **neo4j_target.env()}
     procs = [
         subprocess.Popen(
             [sys.executable, "-m", "fr_graph.cli", "import",
@@ -121,5 +121,4 @@ def test_concurrent_writer_processes_on_neo4j(neo4j_uri: str, group_id: str,
     for proc in procs:
         out, _ = proc.communicate(timeout=600)
         assert proc.returncode == 0, out
-    settings = Settings(db=neo4j_uri, neo4j_user="neo4j", neo4j_password="test-password")
-    asyncio.run(assert_one_consistent_chain(settings, group_id, count))
+    asyncio.run(assert_one_consistent_chain(neo4j_target.settings(), group_id, count))

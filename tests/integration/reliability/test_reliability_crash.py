@@ -24,34 +24,29 @@ from neo4j import GraphDatabase
 
 from fr_graph._graphiti import EntityEdge, EntityNode
 from fr_graph.api import FrGraph
-from fr_graph.config import Settings
 from fr_graph.overlay import stable_uuid
 from tests.integration.helpers import assert_lifecycle_invariants, write_jsonl
 from tests.integration.reliability.state import canonical_dump
+from tests.neo4j_target import Neo4jTarget
 
 SEED = 20251130
 START = datetime(2024, 1, 1, tzinfo=UTC)
 TOPICS = ("coffee_order", "gym", "rent", "commute", "phone", "team_lead", "diet", "city")
 
 
-def settings_for(uri: str) -> Settings:
-    return Settings(db=uri, neo4j_user="neo4j", neo4j_password="test-password")
-
-
-def cli(uri: str, *args: str) -> subprocess.Popen[str]:
-    env = {**os.environ, "FR_GRAPH_DB": uri, "NEO4J_USER": "neo4j",
-           "NEO4J_PASSWORD": "test-password"}
+def cli(neo4j: Neo4jTarget, *args: str) -> subprocess.Popen[str]:
+    env = {**os.environ, **neo4j.env()}
     return subprocess.Popen([sys.executable, "-m", "fr_graph.cli", *args], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
 
-def run_to_end(uri: str, *args: str) -> None:
-    proc = cli(uri, *args)
+def run_to_end(neo4j: Neo4jTarget, *args: str) -> None:
+    proc = cli(neo4j, *args)
     out, _ = proc.communicate(timeout=600)
     assert proc.returncode == 0, out
 
 
-def kill_and_rerun(uri: str, args: list[str], group_id: str, total: int,
+def kill_and_rerun(neo4j: Neo4jTarget, args: list[str], group_id: str, total: int,
                    rng: random.Random) -> list[int]:
     """SIGKILL the command at seeded points, then let it finish; returns how many facts
     each killed run had left behind.
@@ -60,7 +55,7 @@ def kill_and_rerun(uri: str, args: list[str], group_id: str, total: int,
     the run's first commit (while it prepares or writes its next chunk or page).
     """
     left: list[int] = []
-    with GraphDatabase.driver(uri, auth=("neo4j", "test-password")) as driver:
+    with GraphDatabase.driver(neo4j.uri, auth=neo4j.auth) as driver:
         def count() -> int:
             records, _, _ = driver.execute_query(
                 "MATCH (f:FrFact {group_id: $group_id}) RETURN count(f) AS n",
@@ -69,7 +64,7 @@ def kill_and_rerun(uri: str, args: list[str], group_id: str, total: int,
 
         for after_commit in (False, True, True):
             before = count()
-            proc = cli(uri, *args)
+            proc = cli(neo4j, *args)
             if after_commit:
                 while proc.poll() is None and count() == before:
                     time.sleep(0.1)
@@ -80,7 +75,7 @@ def kill_and_rerun(uri: str, args: list[str], group_id: str, total: int,
                 proc.send_signal(signal.SIGKILL)
             proc.communicate(timeout=60)
             left.append(count())
-        run_to_end(uri, *args)
+        run_to_end(neo4j, *args)
         assert count() == total
     # At least one kill landed between commits, or the test proved nothing.
     assert any(0 < n < total for n in left), left
@@ -101,22 +96,22 @@ def history(group_id: str, count: int) -> list[dict[str, Any]]:
     } for i, h in enumerate(hours)]
 
 
-async def dumps(uri: str, *groups: str) -> list[dict[str, Any]]:
+async def dumps(neo4j: Neo4jTarget, *groups: str) -> list[dict[str, Any]]:
     """Each group's canonical state, once ``fr-graph check`` found each one sound."""
-    async with FrGraph(settings_for(uri)) as fr:
+    async with FrGraph(neo4j.settings()) as fr:
         await assert_lifecycle_invariants(fr, *groups)
         return [await canonical_dump(fr.store, g) for g in groups]
 
 
-def test_killed_imports_converge_to_the_uninterrupted_state(neo4j_uri: str,
+def test_killed_imports_converge_to_the_uninterrupted_state(neo4j_target: Neo4jTarget,
                                                             tmp_path: Path) -> None:
     count = 400  # two chunks: a kill during the second leaves the first whole
     reference, crashed = (f"ref-{os.urandom(4).hex()}", f"crash-{os.urandom(4).hex()}")
-    run_to_end(neo4j_uri, "import",
+    run_to_end(neo4j_target, "import",
                str(write_jsonl(tmp_path / "ref.jsonl", history(reference, count))))
     path = write_jsonl(tmp_path / "crash.jsonl", history(crashed, count))
-    kill_and_rerun(neo4j_uri, ["import", str(path)], crashed, count, random.Random(SEED))
-    expected, got = asyncio.run(dumps(neo4j_uri, reference, crashed))
+    kill_and_rerun(neo4j_target, ["import", str(path)], crashed, count, random.Random(SEED))
+    expected, got = asyncio.run(dumps(neo4j_target, reference, crashed))
     assert len(expected["facts"]) == count and expected["links"]
     assert got == expected
 
@@ -127,11 +122,11 @@ BACKFILL_TEMPLATES = (("User lives in city number {i}", "home"),
                       ("User drinks coffee blend number {i} every morning", "coffee"))
 
 
-async def plain_graphiti_graph(uri: str, group_id: str, count: int) -> None:
+async def plain_graphiti_graph(neo4j: Neo4jTarget, group_id: str, count: int) -> None:
     """``count`` edges written with Graphiti's API only (no overlay), as backfill meets them."""
     rng = random.Random(SEED)
     hours = rng.sample(range(24 * 365), count)
-    async with FrGraph(settings_for(uri)) as fr:
+    async with FrGraph(neo4j.settings()) as fr:
         graphiti = fr.graphiti(group_id)
         await graphiti.build_indices_and_constraints()
         names = ["user", *(obj for _, obj in BACKFILL_TEMPLATES)]
@@ -158,14 +153,15 @@ async def plain_graphiti_graph(uri: str, group_id: str, count: int) -> None:
                                                         strict=True))])
 
 
-def test_killed_backfills_converge_to_the_uninterrupted_state(neo4j_uri: str) -> None:
+def test_killed_backfills_converge_to_the_uninterrupted_state(neo4j_target: Neo4jTarget
+                                                              ) -> None:
     count = 1100  # three pages
     reference, crashed = (f"ref-{os.urandom(4).hex()}", f"crash-{os.urandom(4).hex()}")
     for group in (reference, crashed):
-        asyncio.run(plain_graphiti_graph(neo4j_uri, group, count))
-    run_to_end(neo4j_uri, "backfill", "--group", reference)
-    kill_and_rerun(neo4j_uri, ["backfill", "--group", crashed], crashed, count,
+        asyncio.run(plain_graphiti_graph(neo4j_target, group, count))
+    run_to_end(neo4j_target, "backfill", "--group", reference)
+    kill_and_rerun(neo4j_target, ["backfill", "--group", crashed], crashed, count,
                    random.Random(SEED + 1))
-    expected, got = asyncio.run(dumps(neo4j_uri, reference, crashed))
+    expected, got = asyncio.run(dumps(neo4j_target, reference, crashed))
     assert len(expected["facts"]) == count and expected["links"]
     assert got == expected
