@@ -50,6 +50,8 @@ _MAX_INDEX_FETCH = 50_000
 SPLIT_SCAN_MIN_FACTS = 5_000
 _GROUP_SIZE_TTL_S = 60.0  # group and store sizes are recounted at most once a minute
 _LUCENE_WORD = re.compile(r"[A-Za-z0-9]")
+#: The code of "an equivalent schema rule already exists" (see ``_is_transient``).
+_SCHEMA_RACE = "Neo.ClientError.Schema.EquivalentSchemaRuleAlreadyExists"
 
 
 def uuid_ranges(parts: int) -> list[tuple[str, str]]:
@@ -234,8 +236,11 @@ class Neo4jStore(GraphStore):
         return {key: _to_python(value) for key, value in dict(record).items()}
 
     def _is_transient(self, exc: BaseException) -> bool:
-        # TransientError covers deadlocks between two group-lock transactions.
-        return isinstance(exc, ServiceUnavailable | SessionExpired | TransientError)
+        # TransientError covers deadlocks between two group-lock transactions. A schema rule
+        # "already exists" although created IF NOT EXISTS only while another session creates
+        # the same rule (two first writers at once); once that one commits, a retry passes.
+        return (isinstance(exc, ServiceUnavailable | SessionExpired | TransientError)
+                or (isinstance(exc, Neo4jError) and exc.code == _SCHEMA_RACE))
 
     async def transact[T](self, group: str, work: Callable[[QueryRunner], Awaitable[T]]
                           ) -> T:

@@ -122,3 +122,38 @@ def test_concurrent_writer_processes_on_neo4j(neo4j_target: Neo4jTarget, group_i
         out, _ = proc.communicate(timeout=600)
         assert proc.returncode == 0, out
     asyncio.run(assert_one_consistent_chain(neo4j_target.settings(), group_id, count))
+
+
+def test_first_writers_racing_to_create_the_schema_on_neo4j_all_succeed(
+    neo4j_target: Neo4jTarget, group_id: str
+) -> None:
+    """Two first writers create the same IF-NOT-EXISTS rule at once: Neo4j refuses one with
+    EquivalentSchemaRuleAlreadyExists, which is retried (the rule exists by then), not
+    raised. fr-graph's schema is dropped first so that every writer creates it again."""
+    async def scenario() -> None:
+        settings = neo4j_target.settings()
+        async with FrGraph(settings) as fr:
+            await fr.store.ensure_schema(group_id)
+            rules = await fr.store.run_text(
+                "test_fr_rules",
+                "SHOW INDEXES YIELD name, owningConstraint WHERE name STARTS WITH 'fr_' "
+                "RETURN name, owningConstraint", group_id)
+            for rule in rules:
+                if rule["owningConstraint"] is None:
+                    await fr.store.run_text("test_drop", f"DROP INDEX {rule['name']}", group_id)
+                else:
+                    await fr.store.run_text(
+                        "test_drop", f"DROP CONSTRAINT {rule['owningConstraint']}", group_id)
+            assert rules
+
+        async def first_writer(_: int) -> None:
+            async with FrGraph(settings) as fr:
+                await fr.store.ensure_schema(group_id)
+
+        await asyncio.gather(*(first_writer(i) for i in range(WRITERS)))
+        async with FrGraph(settings) as fr:
+            names = {r["name"] for r in await fr.store.run_text(
+                "test_fr_rules", "SHOW INDEXES YIELD name WHERE name STARTS WITH 'fr_' "
+                "RETURN name", group_id)}
+        assert {r["name"] for r in rules} <= names
+    asyncio.run(scenario())
