@@ -17,7 +17,7 @@ import threading
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -25,6 +25,9 @@ import numpy.typing as npt
 from fr_graph._graphiti import CrossEncoderClient, EmbedderClient, LLMClient, LLMConfig
 from fr_graph.config import EmbedderSettings, LLMSettings
 from fr_graph.errors import ConfigError
+
+if TYPE_CHECKING:
+    from openai import AsyncOpenAI
 
 Matrix = npt.NDArray[np.float32]
 
@@ -195,9 +198,19 @@ def build_graph_embedder(settings: EmbedderSettings, local: LocalEmbedder) -> Em
                           "OPENAI_API_KEY) or --embedding-base-url")
     from graphiti_core.embedder.openai import OpenAIEmbedder, OpenAIEmbedderConfig
 
+    api_key = settings.api_key or "not-needed"
     return OpenAIEmbedder(OpenAIEmbedderConfig(
-        api_key=settings.api_key or "not-needed", base_url=settings.base_url,
-        embedding_model=settings.model, embedding_dim=settings.dim))
+        api_key=api_key, base_url=settings.base_url, embedding_model=settings.model,
+        embedding_dim=settings.dim), client=openai_client(api_key, settings.base_url))
+
+
+def openai_client(api_key: str, base_url: str | None) -> AsyncOpenAI:
+    """The HTTP client for an OpenAI-compatible server, made here and handed to Graphiti's
+    clients: the ``openai`` package is fr-graph's own declared dependency (a tested range),
+    not only Graphiti's, and every request goes through one client fr-graph built."""
+    from openai import AsyncOpenAI
+
+    return AsyncOpenAI(api_key=api_key, base_url=base_url)
 
 
 def describe_embedder(embedder: EmbedderClient) -> EmbedderSettings:
@@ -228,10 +241,11 @@ def build_llm_client(settings: LLMSettings) -> LLMClient:
         base_url=settings.base_url,
         temperature=settings.temperature,
     )
+    client = openai_client(config.api_key or "not-needed", settings.base_url)
     if settings.base_url:
         from graphiti_core.llm_client.openai_generic_client import OpenAIGenericClient
 
-        return OpenAIGenericClient(config, structured_output_mode="json_schema")
+        return OpenAIGenericClient(config, client=client, structured_output_mode="json_schema")
     from graphiti_core.llm_client.openai_client import OpenAIClient
 
-    return OpenAIClient(config)
+    return OpenAIClient(config, client=client)
