@@ -48,7 +48,6 @@ from fr_graph.errors import (
     InputError,
     NotFoundError,
 )
-from fr_graph.overlay import to_iso
 from fr_graph.pipeline.backfill import BackfillReport, backfill_groups
 from fr_graph.pipeline.control import ForgetReport, PurgeReport, RecategorizeReport
 from fr_graph.pipeline.episodes import ingest_message_with_llm
@@ -809,24 +808,18 @@ class FrGraph:
                       reason: str = "reverted by the user (fr-graph restore)"
                       ) -> RetentionChange:
         """Undo an automatic lifecycle change of one fact: bring an archived fact back to
-        the state it had before maintenance archived it; otherwise undo the supersession,
-        retraction, completion or contradiction links that act on it (the fact is active
-        again; each link is kept as ``reverted`` with ``reason`` and is never made again).
-        ``changed`` is False when there was nothing to undo."""
+        the state it had before maintenance archived it, decided again in its slot (a newer
+        value supersedes it, or it supersedes the older ones); otherwise undo the
+        supersession, retraction, completion or contradiction links that act on it (the
+        fact is active again; each link is kept as ``reverted`` with ``reason`` and is never
+        made again; an active fact of its slot is kept beside it the same way). A fact the
+        user forgot stays retracted. ``changed`` is False when there was nothing to undo;
+        ``note`` says what else happened (see :func:`fr_graph.pipeline.control.restore`)."""
+        from fr_graph.pipeline.control import restore
+
         group_id = await self._fact_group(uuid, group_id)
-        rows = await self.store.run("restore_fact", group_id, edge_uuid=uuid)
-        if not rows:
-            raise NotFoundError(f"fact {uuid}: no overlay in group {group_id!r} (backfill it)")
-        row = rows[0]
-        state, changed = str(row["state"]), bool(row["was_archived"])
-        if not changed:
-            reverted = await self.store.run("revert_links", group_id, edge_uuid=uuid,
-                                            at=to_iso(datetime.now(UTC)), reason=reason)
-            if reverted:
-                state, changed = str(reverted[0]["state"]), True
-        if changed:
-            await self.store.run("apply_mirror", group_id, edge_uuids=[uuid])
-        return RetentionChange(uuid, group_id, None, state, str(row["stage"]), changed=changed)
+        return await restore(self.store, group_id, self.policy.for_group(group_id), uuid,
+                             now=datetime.now(UTC), reason=reason)
 
     async def record_access(self, group_id: str, uuids: Sequence[str]) -> int:
         """Count one use of each fact (an answer relied on it); the next maintenance turns

@@ -59,11 +59,14 @@ def unpin(uuid: UuidArg, group: GroupHint = None) -> None:
 
 @commands.command()
 def restore(uuid: UuidArg, group: GroupHint = None) -> None:
-    """Undo an automatic change: bring an archived fact back, or undo the supersession,
-    retraction or contradiction links acting on it (kept as 'reverted', never re-made)."""
+    """Undo an automatic change: bring an archived fact back (decided again in its slot),
+    or undo the supersession, retraction or contradiction links acting on it (kept as
+    'reverted', never re-made). A fact you forgot stays retracted."""
     change = run(lambda fr: fr.restore(uuid, group_id=group))
     verb = "restored" if change.changed else "nothing to undo, unchanged:"
     write(f"{verb} {change.uuid} ({change.stage}, {change.state})")
+    if change.note:
+        write(f"  {change.note}")
 
 
 def _print_report(report: Any) -> None:

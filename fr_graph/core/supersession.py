@@ -108,6 +108,10 @@ _RANK: Final[dict[LifecycleState, int]] = {
 }
 """Slot-controlled states in the only order decisions may move them."""
 
+#: What a transition's reason says when the acting fact is the newer one of a pair whose
+#: earlier fact arrived (or came back) last.
+LATE_ARRIVAL: Final = " (arrived after the newer fact)"
+
 _EXPLICIT: Final = {Marker.RETRACTION: (LifecycleState.RETRACTED, TransitionKind.RETRACT),
                     Marker.COMPLETION: (LifecycleState.SUPERSEDED, TransitionKind.COMPLETE)}
 
@@ -179,7 +183,7 @@ def _transition(outcome: _Outcome, current: LifecycleState, *, late: bool
             return None
     elif _RANK[outcome.new_state] <= _RANK[current]:
         return None  # states only move up, so order of arrival cannot matter
-    reason = outcome.reason + (" (arrived after the newer fact)" if late else "")
+    reason = outcome.reason + (LATE_ARRIVAL if late else "")
     return Transition(
         from_id=outcome.earlier.id,
         to_id=outcome.later.id,

@@ -9,6 +9,15 @@
   written by ``apply_lifecycle``: state, validity, Graphiti's ``invalid_at``, mirror) and
   records the transition as ``(:FrRequest {action: 'forget'})-[:FR_SUPERSEDES {kind:
   'retract', reason: 'user request'}]->(:FrFact)``. Nothing is deleted.
+- **restore** undoes an automatic change of one fact, in one unit of work
+  (:func:`restore`). An archived fact returns to the state it had and, when that is
+  ``active``, re-enters its slot as if it arrived now (:meth:`Planner.reenter`): a newer
+  value of the slot supersedes it, or it supersedes the older ones, each link saying it
+  happened on restore (restore it again to undo that). Otherwise the automatic links acting
+  on it become ``reverted`` (``revert_links``) and it is active again; if its slot holds
+  another active fact, the two are kept side by side by a ``reverted`` link
+  (``keep_beside``), so neither ``check`` nor a later import sees two heads. A fact the
+  user forgot stays retracted: forget is the user's own decision, not an automatic one.
 - **purge** is the only delete path. For facts: the sentences holding the fact's text are
   removed from entity, community and saga summaries and from episode content
   (:mod:`fr_graph.core.redaction`); an episode left empty is deleted with its edges, and
@@ -35,8 +44,8 @@ from fr_graph.core.policy import PolicyTable
 from fr_graph.core.redaction import fact_phrases, mentions, redact
 from fr_graph.errors import InputError, NotFoundError
 from fr_graph.overlay import stable_uuid, to_iso
-from fr_graph.pipeline.lifecycle import Planner
-from fr_graph.pipeline.maintain import summary_text
+from fr_graph.pipeline.lifecycle import Link, Planner
+from fr_graph.pipeline.maintain import RetentionChange, summary_text
 from fr_graph.pipeline.vectors import FactEmbedders
 from fr_graph.stores.base import AUDIT_GRAPH, GraphStore, QueryRunner
 
@@ -185,6 +194,113 @@ async def forget(store: GraphStore, group_id: str, policy: PolicyTable, *,
         return report
 
     return await store.transact(group_id, decide_and_write)
+
+
+#: What restore says about a fact a forget request retracted.
+FORGOTTEN_NOTE = ("forgotten on request (fr-graph forget): restore undoes automatic changes "
+                  "only, so the fact stays retracted")
+_VERBS = {"supersede": "supersedes", "soft": "contests", "retract": "retracts",
+          "complete": "completes", "contradict": "contradicts"}
+
+
+async def restore(store: GraphStore, group_id: str, policy: PolicyTable, uuid: str, *,
+                  now: datetime, reason: str) -> RetentionChange:
+    """Undo an automatic lifecycle change of one fact (see the module doc), keeping one
+    head per slot. ``changed`` is False when there was nothing to undo; ``note`` says what
+    the slot did to the restored fact, or why it was left alone."""
+    at = to_iso(now)
+
+    async def work(runner: QueryRunner) -> RetentionChange | None:
+        rows = await runner.run("restore_fact", group_id, edge_uuid=uuid)
+        if not rows:
+            return None  # raised outside: the store wraps errors raised inside a unit
+        row = rows[0]
+        spared = [str(u) for u in row["reverted_with"] or []]
+        stage = str(row["stage"])
+        if row["was_archived"]:
+            state, note = await _reenter(runner, group_id, policy, uuid, row, spared, now)
+            await runner.run("apply_mirror", group_id, edge_uuids=[uuid])
+            return RetentionChange(uuid, group_id, None, state, stage, changed=True, note=note)
+        if row["forgotten"]:
+            return RetentionChange(uuid, group_id, None, str(row["state"]), stage,
+                                   changed=False, note=FORGOTTEN_NOTE)
+        reverted = await runner.run("revert_links", group_id, edge_uuid=uuid, at=at,
+                                    reason=reason)
+        if not reverted:
+            return RetentionChange(uuid, group_id, None, str(row["state"]), stage,
+                                   changed=False)
+        note = await _keep_beside(runner, group_id, policy, uuid, reverted[0],
+                                  [*spared, *reverted[0]["partners"]], at, reason)
+        await runner.run("apply_mirror", group_id, edge_uuids=[uuid])
+        return RetentionChange(uuid, group_id, None, str(reverted[0]["state"]), stage,
+                               changed=True, note=note)
+
+    change = await store.transact(group_id, work)
+    if change is None:
+        raise NotFoundError(f"fact {uuid}: no overlay in group {group_id!r} (backfill it)")
+    return change
+
+
+def _slot_params(group_id: str, slot_key: str, uuid: str) -> dict[str, Any]:
+    """``lifecycle_facts`` parameters for one fact's slot, the slots above it (a retraction
+    of a whole plan) and those under it."""
+    parts = slot_key.split("|")
+    return {"group_id": group_id, "keys": ["|".join(parts[:n]) for n in range(1, len(parts) + 1)],
+            "prefixes": [slot_key + "|"], "edge_uuids": [uuid]}
+
+
+async def _reenter(runner: QueryRunner, group_id: str, policy: PolicyTable, uuid: str,
+                   row: Mapping[str, Any], spared: Sequence[str], now: datetime
+                   ) -> tuple[str, str | None]:
+    """Decide a fact back from the archive in its slot; returns its state and a note."""
+    state, slot_key = str(row["state"]), row["slot_key"]
+    if not slot_key:
+        return state, None
+    planner = Planner(policy, await runner.run("lifecycle_facts", group_id,
+                                               **_slot_params(group_id, slot_key, uuid)))
+    planner.reenter(uuid, spared)
+    write = planner.write_params(now)
+    if write["updates"] or write["links"]:
+        await runner.run("apply_lifecycle", group_id, **write)
+    mine = [link for link in planner.links.values() if uuid in (link.newer, link.older)]
+    if not mine:
+        return str(planner.facts[uuid].state), None
+    return str(planner.facts[uuid].state), (
+        f"back from the archive into slot {slot_key!r}, which changed meanwhile: "
+        + "; ".join(_describe(link, uuid) for link in mine)
+        + " (restore a fact again to undo a link)")
+
+
+def _describe(link: Link, uuid: str) -> str:
+    verb = _VERBS.get(str(link.kind), str(link.kind))
+    return f"{link.newer} {verb} it" if link.older == uuid else f"it {verb} {link.older}"
+
+
+async def _keep_beside(runner: QueryRunner, group_id: str, policy: PolicyTable, uuid: str,
+                       reverted: Mapping[str, Any], spared: Sequence[str], at: str | None,
+                       reason: str) -> str | None:
+    """Keep a fact whose links were just reverted beside the other active facts of its slot
+    (reverted links, newer -> older); returns a note naming them, None when alone."""
+    slot_key = reverted["slot_key"]
+    if not slot_key:
+        return None
+    planner = Planner(policy, await runner.run("lifecycle_facts", group_id, group_id=group_id,
+                                               keys=[slot_key], prefixes=[],
+                                               edge_uuids=[uuid]))
+    heads = planner.clashing_heads(uuid, spared)
+    if not heads:
+        return None
+    pairs = []
+    for head in heads:
+        a, b = planner.facts[uuid], planner.facts[head]
+        newer, older = (a, b) if (a.observed_at or "", a.id) > (b.observed_at or "", b.id) \
+            else (b, a)
+        pairs.append({"newer": newer.id, "older": older.id,
+                      "reason": f"{reason} (kept beside the current value of slot "
+                                f"{slot_key!r}: both active)"})
+    await runner.run("keep_beside", group_id, pairs=pairs, at=at)
+    return (f"kept beside the current value of slot {slot_key!r} ({', '.join(heads)}): both "
+            "active, recorded as a reverted link")
 
 
 async def _write_audit(store: GraphStore, *, action: str, group_id: str,

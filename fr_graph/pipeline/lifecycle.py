@@ -49,10 +49,11 @@ import numpy as np
 
 from fr_graph.classify.linking import LinkVerifier, OfflineVerifier, PairInput, evidence
 from fr_graph.core.lifecycle import LifecycleState, Marker
-from fr_graph.core.linking import LinkBands, decide_link
+from fr_graph.core.linking import LinkBands, LinkDecision, decide_link
 from fr_graph.core.ontology import Category
 from fr_graph.core.policy import PolicyTable
 from fr_graph.core.supersession import (
+    LATE_ARRIVAL,
     SlotFact,
     Transition,
     TransitionKind,
@@ -314,33 +315,74 @@ class Planner:
             fact = _Fact.new(overlay)
             slot = fact.slot()
             if slot is not None:
-                related = self._related(slot.slot_key)
                 key = (fact.observed_at or "", fact.id)
                 if fact.marker is Marker.RETRACTION and any(
                         f.marker is not Marker.RETRACTION and (f.observed_at or "", f.id) < key
-                        and in_scope(f.slot_key or "", slot.slot_key) for f in related):
+                        and in_scope(f.slot_key or "", slot.slot_key)
+                        for f in self._related(slot.slot_key)):
                     self._slot_matched.add(fact.id)
-                # decide() only moves states up and soft-links active facts, so an earlier
-                # fact already past what this one could do is left out: a long slot history
-                # costs its active part, not its length.
-                reach = _RANK[LifecycleState.SUPERSEDED] if fact.marker is Marker.RETRACTION \
-                    else _RANK[LifecycleState.ACTIVE]
-                existing = [f.slot() for f in related
-                            if _RANK.get(f.state, 3) <= reach
-                            or (f.observed_at or "", f.id) > key]
                 self.facts[fact.id] = fact  # transitions may act on the new fact itself
-                steps = decide([s for s in existing if s is not None], slot, self.policy)
-                # A soft statement is linked to the latest value it competes with only: the
-                # older ones are chained to that one already, so soft links grow with a
-                # slot's history, not with its square (all of them are flagged ambiguous).
-                latest_soft = max(
-                    (s for s in steps if s.kind is TransitionKind.SOFT and s.to_id == fact.id),
-                    key=lambda s: (self.facts[s.from_id].observed_at or "", s.from_id),
-                    default=None)
-                for step in steps:
-                    self._apply(step, link=step.kind is not TransitionKind.SOFT
-                                or step.to_id != fact.id or step is latest_soft)
+                self._enter_slot(fact, slot)
             self._index(fact)
+
+    def reenter(self, fact_id: str, spared: Iterable[str] = ()) -> None:
+        """A stored fact comes back into its slot (``restore`` of an archived fact): decided
+        against the facts of its slot as if it arrived now, by ``observed_at`` like any
+        late fact. A newer value of the slot supersedes it; if it is the newest, it acts on
+        the slot's older facts. Only an active fact re-enters (a superseded or retracted one
+        cannot become a second head). ``spared``: facts the user kept beside it (reverted
+        links), never linked to it again. Each reason says it happened on restore."""
+        fact = self.facts[fact_id]
+        slot = fact.slot()
+        if slot is None or fact.state is not LifecycleState.ACTIVE:
+            return
+        self._enter_slot(fact, slot, spared=frozenset(spared), restored=True)
+
+    def clashing_heads(self, fact_id: str, spared: Iterable[str] = ()) -> list[str]:
+        """The other active facts of an active fact's slot that nothing reconciles with it
+        (no reverted link in ``spared``, not both ambiguous, not both retraction or
+        completion statements), sorted: two heads, as ``fr-graph check`` sees them.
+        Empty for a fact with no slot or no ``observed_at`` (out of slot decisions)."""
+        fact = self.facts[fact_id]
+        if (not fact.slot_key or fact.observed is None
+                or fact.state is not LifecycleState.ACTIVE):
+            return []
+        skip = {fact_id, *spared}
+        return sorted(f.id for f in self._related(fact.slot_key)
+                      if f.slot_key == fact.slot_key and f.id not in skip
+                      and f.state is LifecycleState.ACTIVE and f.observed is not None
+                      and not _may_stand_together(f, fact))
+
+    def _enter_slot(self, fact: _Fact, slot: SlotFact, *, spared: frozenset[str] = frozenset(),
+                    restored: bool = False) -> None:
+        """Apply what :func:`decide` says ``fact`` (entering ``slot``) and the facts related
+        to its slot do to each other."""
+        key = (fact.observed_at or "", fact.id)
+        # decide() only moves states up and soft-links active facts, so an earlier
+        # fact already past what this one could do is left out: a long slot history
+        # costs its active part, not its length.
+        reach = _RANK[LifecycleState.SUPERSEDED] if fact.marker is Marker.RETRACTION \
+            else _RANK[LifecycleState.ACTIVE]
+        existing = [f.slot() for f in self._related(slot.slot_key)
+                    if f.id != fact.id and f.id not in spared
+                    and (_RANK.get(f.state, 3) <= reach or (f.observed_at or "", f.id) > key)]
+        steps = decide([s for s in existing if s is not None], slot, self.policy)
+        # A soft statement is linked to the latest value it competes with only: the
+        # older ones are chained to that one already, so soft links grow with a
+        # slot's history, not with its square (all of them are flagged ambiguous).
+        latest_soft = max(
+            (s for s in steps if s.kind is TransitionKind.SOFT and s.to_id == fact.id),
+            key=lambda s: (self.facts[s.from_id].observed_at or "", s.from_id),
+            default=None)
+        for step in steps:
+            link = (step.kind is not TransitionKind.SOFT or step.to_id != fact.id
+                    or step is latest_soft)
+            if restored:
+                late = step.reason.endswith(LATE_ARRIVAL)
+                step = replace(step, reason=step.reason.removesuffix(LATE_ARRIVAL)
+                               + (" (restored from the archive after the newer fact)" if late
+                                  else " (restored from the archive)"))
+            self._apply(step, link=link)
 
     def _apply(self, step: Transition, *, link: bool = True, relation: str | None = None,
                score: float | None = None) -> None:
@@ -483,6 +525,60 @@ class Planner:
                         f"(verifier {decision.probability:.2f}){effect}"
                         + (f"; {clues}" if clues else "")),
             ), relation=decision.relation.value, score=round(decision.probability, 4))
+            if decision.hard:
+                self._chain_onto_heads(earlier, later, decision)
+
+    def link_slots(self, pairs: Sequence[LinkPair]) -> list[str]:
+        """The slot keys a hard link of ``pairs`` can make a new fact join: the linker
+        needs each one's current facts (:meth:`know`) to keep one head per slot."""
+        return sorted({key for p in pairs for fact_id in (p.earlier, p.later)
+                       if (key := self.facts[fact_id].slot_key)})
+
+    def know(self, rows: Iterable[Mapping[str, Any]]) -> None:
+        """Stored facts (``lifecycle_facts`` rows) the planner may act on; known ones are
+        kept as planned."""
+        for row in rows:
+            if row["edge_uuid"] not in self.facts:
+                self._index(_Fact.stored(row))
+
+    def _chain_onto_heads(self, earlier: _Fact, later: _Fact, decision: LinkDecision) -> None:
+        """Keep one head per slot when a hard link made a new fact join a slot whose current
+        value is another fact: the link went to an older version (already superseded or
+        retracted) or to one of a contested pair. The new fact chains onto each such head
+        in time order: it acts on a head it is newer than as it acted on ``earlier`` (same
+        kind, the verifier's confidence), and a head newer than it supersedes it, as a
+        newer value of a slot supersedes a late-arriving older one. Heads the new fact may
+        stand beside (both ambiguous, or both retraction or completion statements) are
+        left alone; a new fact has no reverted links yet."""
+        key = later.slot_key
+        if (key is None or key != earlier.slot_key or later.overlay is None
+                or later.observed is None):
+            return
+        heads = sorted((f for f in self._related(key)
+                        if f.slot_key == key and f.id not in (earlier.id, later.id)
+                        and f.state is LifecycleState.ACTIVE and f.observed is not None
+                        and not _may_stand_together(f, later)),
+                       key=lambda f: (f.observed_at or "", f.id))
+        for head in heads:
+            if later.state is not LifecycleState.ACTIVE:
+                return  # a newer head superseded it: no second head left to reconcile
+            what = (f"chained onto the slot's current value: {decision.relation.value} of "
+                    f"an earlier version ({earlier.id}, verifier {decision.probability:.2f})")
+            if (head.observed_at or "", head.id) < (later.observed_at or "", later.id):
+                self._apply(Transition(
+                    from_id=head.id, to_id=later.id, new_state=decision.new_state,
+                    kind=decision.kind, confidence=decision.probability,
+                    at=later.observed or datetime.now(UTC),
+                    reason=f"linked by meaning: {what}, which this fact is newer than",
+                ), relation=decision.relation.value, score=round(decision.probability, 4))
+            else:
+                self._apply(Transition(
+                    from_id=later.id, to_id=head.id, new_state=LifecycleState.SUPERSEDED,
+                    kind=TransitionKind.SUPERSEDE, confidence=decision.probability,
+                    at=head.observed or datetime.now(UTC),
+                    reason=(f"newer value in slot {key!r}: the older fact was {what}, "
+                            f"and this fact is newer{LATE_ARRIVAL}"),
+                ))
 
     def _join_slot(self, earlier: _Fact, later: _Fact, earlier_text: str) -> None:
         """Put a linked pair in one slot: an existing key wins, else the rules' proposal
@@ -534,6 +630,13 @@ class Planner:
             "now": now,
             "mirror": [*written, *sorted(self._remirror.difference(written))],
         }
+
+
+def _may_stand_together(a: _Fact, b: _Fact) -> bool:
+    """Two active facts of one slot that are both active by design without a reverted link
+    between them (:mod:`fr_graph.core.invariants`)."""
+    return ((a.ambiguous and b.ambiguous)
+            or (a.marker is b.marker and a.marker in (Marker.RETRACTION, Marker.COMPLETION)))
 
 
 def _load_params(group_id: str, overlays: Sequence[FactOverlay],
@@ -609,6 +712,10 @@ async def transition_batch(
                                 k=LINK_NEIGHBOURS, min_cosine=LINK_MIN_COSINE)
         pairs = planner.link_pairs(rows)
         if pairs:
+            slots = planner.link_slots(pairs)
+            if slots:  # the slots a hard link may join, with their current heads
+                planner.know(await runner.run("lifecycle_facts", group_id, group_id=group_id,
+                                              keys=slots, prefixes=[], edge_uuids=[]))
             judge = verifier or OfflineVerifier()
             planner.apply_links(pairs, await judge.assess([p.texts for p in pairs]),
                                 judge.bands)

@@ -85,7 +85,8 @@ class Summary:
 
 @dataclass(frozen=True, slots=True)
 class RetentionChange:
-    """The outcome of pin, unpin or restore on one fact (``pinned`` None: not reported)."""
+    """The outcome of pin, unpin or restore on one fact (``pinned`` None: not reported;
+    ``note``: what else restore did or why it left the fact alone)."""
 
     uuid: str
     group_id: str
@@ -93,6 +94,7 @@ class RetentionChange:
     state: str
     stage: str
     changed: bool
+    note: str | None = None
 
 
 @dataclass(slots=True)

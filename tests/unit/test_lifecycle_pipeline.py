@@ -7,18 +7,22 @@ import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fr_graph import cypher
+from fr_graph.classify.linking import PairInput
 from fr_graph.core.lifecycle import LifecycleState, Marker
+from fr_graph.core.linking import RELATIONS, LinkBands, Relation
 from fr_graph.core.ontology import Category
 from fr_graph.core.policy import PolicyTable
 from fr_graph.core.supersession import SlotFact, replay
 from fr_graph.overlay import MIRRORED_FIELDS, FactOverlay, to_iso
 from fr_graph.pipeline.lifecycle import (
     RETRACTION_MIN_COSINE,
+    LinkPair,
     Planner,
     RetractionCandidate,
     graphiti_evidence,
@@ -292,3 +296,85 @@ async def test_semantic_retraction_needs_the_marker_confidence(confidence: float
                      category=Category.PROJECTS, confidence=confidence)])
     planner.retract("off", [RetractionCandidate("trip", "x", 0.9)])
     assert links(planner) == {("off", "trip", kind)}
+
+
+# -- one head per slot: restore from the archive, links to superseded versions -----------
+
+def test_a_fact_back_from_the_archive_is_decided_again_in_its_slot() -> None:
+    newest = Planner(POLICY, [stored("civic", "user|car", 1), stored("tesla", "user|car", 5)])
+    newest.reenter("tesla")  # the newest value: it supersedes the head it left behind
+    assert links(newest) == {("tesla", "civic", "supersede")}
+    assert newest.facts["civic"].state is S.SUPERSEDED
+    [link] = newest.links.values()
+    assert link.reason.endswith(" (restored from the archive)")
+
+    older = Planner(POLICY, [stored("civic", "user|car", 1), stored("tesla", "user|car", 5)])
+    older.reenter("civic")  # the slot moved on meanwhile: the newer head supersedes it
+    assert links(older) == {("tesla", "civic", "supersede")}
+    assert older.facts["civic"].state is S.SUPERSEDED
+    assert older.facts["tesla"].state is S.ACTIVE
+    [link] = older.links.values()
+    assert link.reason.endswith(" (restored from the archive after the newer fact)")
+
+    kept = Planner(POLICY, [stored("civic", "user|car", 1), stored("tesla", "user|car", 5)])
+    kept.reenter("civic", spared=["tesla"])  # the user kept the two side by side before
+    assert kept.links == {} and kept.facts["civic"].state is S.ACTIVE
+
+    ended = Planner(POLICY, [stored("civic", "user|car", 9, state=S.SUPERSEDED),
+                             stored("tesla", "user|car", 5)])
+    ended.reenter("civic")  # a superseded fact cannot be a second head: nothing to decide
+    assert ended.links == {}
+
+
+def test_clashing_heads_are_the_active_facts_nothing_reconciles() -> None:
+    planner = Planner(POLICY, [
+        stored("a", "user|car", 1), stored("b", "user|car", 2),
+        stored("c", "user|car", 3, state=S.SUPERSEDED), stored("d", "user|car|x", 4),
+        stored("e", "user|car", 5), stored("f", "user|bike", 6)])
+    assert planner.clashing_heads("a") == ["b", "e"]
+    assert planner.clashing_heads("a", spared=["e"]) == ["b"]
+    assert planner.clashing_heads("c") == []  # not active: no head at all
+
+
+def _link(planner: Planner, earlier: str, later: str, relation: str) -> None:
+    vector = np.ones(4)
+    probabilities = np.full((1, len(RELATIONS)), 0.01)
+    probabilities[0, RELATIONS.index(Relation(relation))] = 0.97
+    planner.apply_links([LinkPair(earlier, later, PairInput(earlier, later, vector, vector))],
+                        probabilities, LinkBands())
+
+
+def inferred(uuid: str, days: int) -> FactOverlay:
+    overlay = new(uuid, None, days)
+    overlay.slot_source, overlay.slot_hint = "inferred", "user|car"
+    return overlay
+
+
+def test_a_hard_link_to_a_superseded_version_chains_onto_the_head() -> None:
+    planner = Planner(POLICY, [stored("civic", "user|car", 1, state=S.SUPERSEDED),
+                               stored("tesla", "user|car", 5)])
+    planner.add([inferred("scratch", 9)])
+    _link(planner, "civic", "scratch", "updates")
+    assert links(planner) == {("scratch", "civic", "supersede"),
+                              ("scratch", "tesla", "supersede")}
+    assert planner.facts["tesla"].state is S.SUPERSEDED
+    assert planner.facts["scratch"].state is S.ACTIVE
+    assert planner.facts["scratch"].slot_key == "user|car"
+    assert "chained onto the slot's current value" in planner.links[("scratch", "tesla")].reason
+
+    late = Planner(POLICY, [stored("civic", "user|car", 1, state=S.SUPERSEDED),
+                            stored("tesla", "user|car", 5)])
+    late.add([inferred("scratch", 3)])  # older than the head: the head supersedes it
+    _link(late, "civic", "scratch", "cancels")
+    assert links(late) == {("scratch", "civic", "retract"), ("tesla", "scratch", "supersede")}
+    assert late.facts["scratch"].state is S.SUPERSEDED
+    assert late.facts["tesla"].state is S.ACTIVE
+    assert late.facts["civic"].state is S.RETRACTED  # the cancellation still ends it
+
+
+def test_a_hard_link_to_the_head_itself_needs_no_chaining() -> None:
+    planner = Planner(POLICY, [stored("civic", "user|car", 1, state=S.SUPERSEDED),
+                               stored("tesla", "user|car", 5)])
+    planner.add([inferred("scratch", 9)])
+    _link(planner, "tesla", "scratch", "updates")
+    assert links(planner) == {("scratch", "tesla", "supersede")}
