@@ -13,6 +13,7 @@ that prose does not use.
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 from typing import Literal
@@ -44,6 +45,11 @@ _TRACE = re.compile(
     r"|^\s*\S*[\w/-]\.[A-Za-z]{1,5}:\d+(?::\d+)?\b|\b0x[0-9a-fA-F]{4,}\b|\bgoroutine \d+\b"
     r"|^\s*\w*(?:Error|Exception)\s+Traceback\b|^\s*(?:error|warning)\[\w+\]:"
     r"|^\s*[\u2500-\u257f]|^\s*(?:FAILURE|BUILD FAILED|FAILED|PASSED|ERROR):?\s"
+    # A numbered stack frame naming a file ("#0 /srv/app/x.php(88): f()").
+    r"|^\s*#\d+\s+\S*[/\\]\S*\(\d+\)"
+    # A tool's error label: "PHP Fatal error:  ...", "Error (Xcode): ...", "Build warning: ...".
+    r"|^\s*(?:[A-Z][\w.-]*\s+){0,2}(?:[Ff]atal\s+)?(?:[Ee]rror|[Ww]arning|ERROR|WARNING)"
+    r"(?:\s*\([^)\n]{1,30}\))?:\s"
 )
 _LOG = re.compile(
     r"^\s*(?:\[?\d{4}[-/.]\d{2}[-/.]\d{2}[ T,]\d{2}:\d{2}|\S+ - \S+ \[|\[?\d{2}:\d{2}:\d{2}[.,\]\s]"
@@ -62,7 +68,8 @@ _CODE_START = re.compile(
     r"|\"[\w -]+\":\s|\[\w+ \"[^\"]*\"\]|[-=*#~]{3,}.*[-=*#~]{3,}\s*$)"
 )
 # Columns aligned with runs of spaces, and ruled lines under a table's header.
-_ALIGNED = re.compile(r"\S {3,}\S.*? {3,}\S|\S {4,}[-+$\u00a3\u20ac(]?\d[\d,.]*\)?\s*$")
+_ALIGNED = re.compile(
+    r"\S {3,}\S.*? {3,}\S|\S {4,}[-+$\u00a3\u20ac(]?\d[\d,.]*\s?[a-zA-Z%]{0,3}\)?\s*$")
 _RULE = re.compile(r"[-=_*+|: ]{8,}$")
 _PROSE_WORD = re.compile(r"\b[a-zA-Z][a-z]+\b")
 # Punctuation code uses and prose rarely does; brackets count half ("(finally)" is prose).
@@ -89,6 +96,8 @@ _MACHINE = re.compile(
     r"0x[0-9a-fA-F]{3,}|[\w./-]+\.[A-Za-z]{1,5}:\d+|^[^,\s]*(?:,[^,\n]{0,40}){3,}$"
     r"|^[^,\s]+(?:,[^,\s]*){2,}$|\bv?\d+\.\d+\.\d+\b"
     r"|^\s*[A-Z][\w ./()-]{0,30}:\s+\S"
+    # A file path with directories and an extension: "lib/main.dart", "/var/log/x.log".
+    r"|(?:^|[\s(\"'])[~.]{0,2}/?[\w.-]+(?:/[\w.-]+)+\.[A-Za-z]{1,5}\b"
 )
 
 
@@ -144,6 +153,11 @@ def pasted_regions(text: str) -> list[Region]:
         offsets.append(position)
         position += len(line)
 
+    labelled = _repeated_labels(lines)
+
+    def kind_of(i: int) -> RegionKind | None:
+        return _line_kind(lines[i]) or ("log" if i in labelled else None)
+
     index = 0
     while index < len(lines):
         line = lines[index]
@@ -156,7 +170,7 @@ def pasted_regions(text: str) -> list[Region]:
                                   offsets[end_line] + len(lines[end_line])))
             index = end_line + 1
             continue
-        kind = _line_kind(line)
+        kind = kind_of(index)
         if kind is None and not _dense(line):
             index += 1
             continue
@@ -167,7 +181,7 @@ def pasted_regions(text: str) -> list[Region]:
             if not lines[probe].strip():
                 probe += 1
                 continue
-            next_kind = _line_kind(lines[probe])
+            next_kind = kind_of(probe)
             if _FENCE.match(lines[probe]) or (next_kind is None and not _dense(lines[probe])):
                 break
             kinds.append(next_kind)
@@ -180,10 +194,109 @@ def pasted_regions(text: str) -> list[Region]:
             end = offsets[run_end] + len(lines[run_end].rstrip("\r\n"))
             regions.append(Region(main, offsets[index], end))
         index = run_end + 1
-    return regions
+    return _absorb_block_lines(text, lines, offsets, regions)
 
 
-_FIRST_SINGULAR = re.compile(r"\b(?:i|i'm|im|i've|i'll|i'd|me|my|mine|myself)\b",
+# The start of a line up to its first ":", "!", "]" or ">" within three words: a speaker
+# ("Ren:", "Ana Ruiz:"), a tool's prefix ("npm ERR!"), a level or a prompt.
+_LINE_LABEL = re.compile(r"^\s*((?:[^\s:!\]>]{1,25} ){0,2}[^\s:!\]>]{1,25}[:!\]>])(?:\s|$)")
+
+
+def _repeated_labels(lines: list[str]) -> set[int]:
+    """Lines opening with a label that repeats: on three lines of the message, or on two
+    lines in a row. A chat transcript or a tool's output, not the user writing."""
+    labels = [m.group(1) if (m := _LINE_LABEL.match(line[:LINE_HEAD])) else None
+              for line in lines]
+    counts: dict[str, int] = {}
+    for label in labels:
+        if label is not None:
+            counts[label] = counts.get(label, 0) + 1
+    found: set[int] = set()
+    previous: tuple[int, str] | None = None
+    for i, label in enumerate(labels):
+        if label is None:
+            if lines[i].strip():
+                previous = None
+            continue
+        if counts[label] >= 3:
+            found.add(i)
+        if previous is not None and previous[1] == label:
+            found.update((previous[0], i))
+        previous = (i, label)
+    return found
+
+
+_FIRST_PERSON_ANY = re.compile(
+    r"(?<![\w-])(?:i|i'm|im|i've|i'll|i'd|me|my|mine|myself|we|we're|we've|our|ours|us)"
+    r"(?![\w-])",
+    re.IGNORECASE)
+
+
+def _absorb_block_lines(text: str, lines: list[str], offsets: list[int],
+                        regions: list[Region]) -> list[Region]:
+    """In a paragraph (lines without a blank line between) of three or more lines that is
+    mostly pasted, the other lines after the first pasted one are pasted too ("Failed to
+    build iOS app" between build log lines) unless the user speaks in them: a first-person
+    word or a question."""
+    if not regions:
+        return regions
+    flagged = [False] * len(lines)
+    owner: list[Region | None] = [None] * len(lines)
+    cursor = 0
+    for i, line in enumerate(lines):
+        start, end = offsets[i], offsets[i] + len(line)
+        while cursor < len(regions) and regions[cursor].end <= start:
+            cursor += 1
+        if cursor < len(regions) and regions[cursor].start < end and line.strip():
+            # A fence closes its block itself: what follows it is the user's again.
+            region = regions[cursor]
+            if not _FENCE.match(text[region.start:region.start + LINE_HEAD]):
+                flagged[i], owner[i] = True, region
+    added: list[Region] = []
+    i = 0
+    while i < len(lines):
+        if not lines[i].strip():
+            i += 1
+            continue
+        j = i
+        while j < len(lines) and lines[j].strip():
+            j += 1
+        block = range(i, j)
+        marked = sum(flagged[k] or _dense(lines[k]) for k in block)
+        kind = next((r.kind for r in owner[i:j] if r is not None), None)
+        if len(block) >= 3 and marked * 2 >= len(block) and kind is not None:
+            seen = False
+            for k in block:
+                seen = seen or flagged[k]
+                if flagged[k] or "?" in lines[k] or _FIRST_PERSON_ANY.search(
+                        lines[k][:LINE_HEAD]):
+                    continue
+                # Before the first pasted line only data-looking lines: the paragraph may
+                # open with the user's own words ("same error on staging:").
+                if seen or _dense(lines[k]):
+                    end = offsets[k] + len(lines[k].rstrip("\r\n"))
+                    added.append(Region(kind, offsets[k], end))
+        i = j
+    if not added:
+        return regions
+    return _coalesce(text, sorted(regions + added, key=lambda r: r.start))
+
+
+def _coalesce(text: str, regions: list[Region]) -> list[Region]:
+    """Regions of one kind with only white space between them become one."""
+    out: list[Region] = []
+    for region in regions:
+        if out and out[-1].kind == region.kind and not text[out[-1].end:region.start].strip():
+            out[-1] = Region(region.kind, out[-1].start, max(out[-1].end, region.end))
+        elif out and region.start < out[-1].end:
+            out[-1] = Region(out[-1].kind, out[-1].start, max(out[-1].end, region.end))
+        else:
+            out.append(region)
+    return out
+
+
+# Not inside a hyphenated name ("Shah-i-Zinda", "Me-Time").
+_FIRST_SINGULAR = re.compile(r"(?<![\w-])(?:i|i'm|im|i've|i'll|i'd|me|my|mine|myself)(?![\w-])",
                              re.IGNORECASE)
 _ADDRESSING = re.compile(
     r"\b(?:you|your|yours)\b|^\s*(?:dear|hi|hello|subject|from|to|date|re|ref|booking"
@@ -226,6 +339,12 @@ def pasted_letters(text: str, regions: list[Region]) -> list[Region]:
     if not blocks:
         return []
     personal = [bool(_FIRST_SINGULAR.search(masked, a, b)) for a, b in blocks]
+    voiced = [bool(_FIRST_PERSON_ANY.search(masked, a, b)) for a, b in blocks]
+    signs = [_signs_off(masked[a:b]) for a, b in blocks]
+    closing = [bool(_SIGN_OFF.search(masked, a, b) or shaped or _signature(masked[a:b]))
+               for (a, b), shaped in zip(blocks, signs, strict=True)]
+    starts = [r.start for r in sorted(regions, key=lambda r: r.start)]
+    impersonal = _impersonal_runs(masked, blocks, voiced) if any(personal) else set()
     letters: list[Region] = []
     mode: Literal["letter", "document"] | None = None
     for index, ((start, end), mine) in enumerate(zip(blocks, personal, strict=True)):
@@ -233,20 +352,34 @@ def pasted_letters(text: str, regions: list[Region]) -> list[Region]:
         # An email header already set aside as a key-value table still opens the letter.
         before = blocks[index - 1][1] if index else 0
         if mode is None and _HEADER_LINE.search(text, before, start):
-            mode = "letter" if any(_SIGN_OFF.search(masked, a, b)
-                                   for a, b in blocks[index:]) else "document"
+            mode = "letter" if any(closing[index:]) else "document"
         if mode == "letter":
             letters.append(Region("letter", start, end))
-            if _SIGN_OFF.search(block):
+            if closing[index]:
                 mode = None
             continue
-        if _LETTER_HEADER.match(block):
+        if _LETTER_HEADER.match(block) or (
+                index and _salutation(block, mine, any(closing[index:]))
+                and not _OWN_DRAFT.search(masked, 0, start)):
             letters.append(Region("letter", start, end))
-            signed = any(_SIGN_OFF.search(masked, a, b) for a, b in blocks[index:])
-            mode = None if _SIGN_OFF.search(block) else "letter" if signed else "document"
+            signed = any(closing[index:])
+            mode = None if closing[index] else "letter" if signed else "document"
             continue
         if mine:
             mode = None
+            continue
+        # Right after a paste, a section under its own heading ("NOTES", "Alternative:")
+        # without the user's voice is more of it; so is a short stretch between two pastes.
+        after_paste = _region_between(starts, before, start)
+        if after_paste and not voiced[index] and "?" not in block:
+            following_paste = _region_between(
+                starts, end, blocks[index + 1][0] if index + 1 < len(blocks) else len(text))
+            if _heading(block) or (following_paste and block.count("\n") < 3):
+                letters.append(Region("letter", start, end))
+                mode = "document" if _heading(block) else mode
+                continue
+        if index in impersonal:
+            letters.append(Region("letter", start, end))
             continue
         following = masked[start:blocks[index + 1][1]] if index + 1 < len(blocks) else block
         if mode == "document" or _opens_document(following):
@@ -259,6 +392,95 @@ def pasted_letters(text: str, regions: list[Region]) -> list[Region]:
     return letters
 
 
+# "Hi Mirela,", "Cara Chiara,", "Hello team,": a greeting and whom it greets, on a line
+# of its own. After the user has spoken, it opens a letter they are quoting.
+_SALUTATION_LINE = re.compile(r"[^\W\d_][\w'.-]*(?:\s+[\w'.-]+){1,3},")
+
+
+# The user says the letter is theirs, to be sent or improved: its "I" is the user, so it
+# stays prose ("can you polish this email to my boss", "check this before I send it").
+_OWN_DRAFT = re.compile(
+    r"\b(?:(?:i|i've|i have|i just)\s+(?:wrote|written|drafted)|my\s+draft|draft(?:ed)?\b"
+    r"|before\s+i\s+send|(?:am|i'm|im)\s+(?:about|going)\s+to\s+send|polish|proofread"
+    r"|re-?word|rephrase|tone\s+of\s+this|my\s+(?:email|letter|message|note)\s+to)",
+    re.IGNORECASE)
+
+
+def _salutation(block: str, mine: bool, signed: bool) -> bool:
+    """A letter opens here: a salutation line, with a sign-off somewhere after it or no
+    first-person word in the rest of the paragraph."""
+    first, _, rest = block.partition("\n")
+    return bool(_SALUTATION_LINE.fullmatch(first.strip())) and (signed or not mine) and bool(
+        rest.strip() or signed)
+
+
+def _short_line(line: str, words: int) -> bool:
+    stripped = line.strip()
+    return 0 < len(stripped.split()) <= words and stripped[-1:] not in ".?!;:"
+
+
+def _signs_off(block: str) -> bool | None:
+    """A sign-off by shape: a short line ending in a comma over a name ("Let me know,\n
+    Dragan", "Ti voglio bene,\nNonna"). ``None`` when the paragraph is not one at all."""
+    lines = [line.strip() for line in block.splitlines() if line.strip()]
+    for cut in range(max(0, len(lines) - 4), len(lines) - 1):
+        head, names = lines[cut], lines[cut + 1:]
+        if (len(head.split()) <= 5 and head.endswith(",") and names[0][:1].isupper()
+                and all(_short_line(name, 6) for name in names)):
+            return True
+    return None
+
+
+def _signature(block: str) -> bool:
+    """A closing block of a letter: two to four short lines without sentence punctuation
+    ("Med vennlig hilsen\nKari Johnsen, teacher 2B\nKroken school")."""
+    lines = [line for line in block.splitlines() if line.strip()]
+    # Not a list ("1. An online shop") nor header lines ("Subject: Re: ideas").
+    return 2 <= len(lines) <= 4 and all(
+        _short_line(line, 6) and ":" not in line and not _BULLET.match(line)
+        and not line.lstrip()[:1].isdigit() for line in lines) and not (
+        _FIRST_SINGULAR.search(block))
+
+
+def _heading(block: str) -> bool:
+    """The paragraph opens with a heading line: a few words, no sentence punctuation
+    (a trailing colon allowed), and more lines under it."""
+    first, _, rest = block.partition("\n")
+    stripped = first.strip().rstrip(":")
+    return (bool(rest.strip()) and 0 < len(stripped.split()) <= 6 and len(stripped) <= 60
+            and stripped[-1:] not in ".?!,;" and not _FIRST_PERSON_ANY.search(stripped))
+
+
+def _region_between(starts: list[int], low: int, high: int) -> bool:
+    at = bisect.bisect_left(starts, low)
+    return at < len(starts) and starts[at] < high
+
+
+#: A run of paragraphs this long without any first-person word is someone else's text.
+IMPERSONAL_RUN_CHARS = 700
+
+
+def _impersonal_runs(masked: str, blocks: list[tuple[int, int]], voiced: list[bool]
+                     ) -> set[int]:
+    """Indices of paragraphs in runs of three or more (and at least
+    :data:`IMPERSONAL_RUN_CHARS`) that never say "I", "my", "we" or "our": an article or
+    a document pasted in a message where the user speaks in the first person elsewhere."""
+    found: set[int] = set()
+    index = 0
+    while index < len(blocks):
+        if voiced[index]:
+            index += 1
+            continue
+        end = index
+        while end < len(blocks) and not voiced[end]:
+            end += 1
+        size = sum(b - a for a, b in blocks[index:end])
+        if end - index >= 3 and size >= IMPERSONAL_RUN_CHARS:
+            found.update(range(index, end))
+        index = end
+    return found
+
+
 def _opens_document(text: str) -> bool:
     """A title line (short, no sentence punctuation) over structured lines, or a title in
     capitals: "Easy Weekend Sourdough (1 loaf)" then ingredients, "House Rules - ..." then
@@ -267,7 +489,9 @@ def _opens_document(text: str) -> bool:
     if not lines:
         return False
     title = lines[0].strip()
-    if _CAPS_TITLE.match(title):
+    # A parenthetical ("(8 days / 7 nights)") does not make a title in capitals prose.
+    if _CAPS_TITLE.match(re.sub(r"\([^)]*\)", "", title)) or (
+            len(lines) > 1 and re.fullmatch(r"[A-Z]{4,}:?", title)):
         return True
     words = title.split()
     if not (1 <= len(words) <= 10 and len(title) <= 80 and title[:1].isupper() | (
