@@ -9,6 +9,7 @@ and FalkorDB.
 
 from __future__ import annotations
 
+import re
 import uuid
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
@@ -38,9 +39,20 @@ def to_iso(value: datetime | None) -> str | None:
     return value.astimezone(UTC).strftime(ISO_FORMAT)
 
 
+_ISO_WRITTEN = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z")
+
+
 def from_iso(value: str | None) -> datetime | None:
+    """The UTC datetime of an :data:`ISO_FORMAT` string (None for None).
+
+    The form :func:`to_iso` writes goes through ``datetime.fromisoformat`` (C, about 30x
+    faster than ``strptime``, same result on that form); anything else ``strptime``
+    parses (or rejects) as before.
+    """
     if value is None:
         return None
+    if _ISO_WRITTEN.fullmatch(value):
+        return datetime.fromisoformat(value)
     return datetime.strptime(value, ISO_FORMAT).replace(tzinfo=UTC)
 
 

@@ -53,7 +53,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict
@@ -360,15 +360,58 @@ class CandidateBatch:
             raise InputError(f"category_weights must have shape ({k}, {N_CATEGORIES}), "
                              f"got {weights.shape}")
         put(self, "category_weights", weights)
-        groups = self.slot_group
-        if groups is not None:
-            groups = _column("slot_group", groups, np.intp, k)
-            put(self, "slot_group", groups)
+        if self.slot_group is not None:
+            put(self, "slot_group", _column("slot_group", self.slot_group, np.intp, k))
+        for name in ("durable", "tentative"):
+            if getattr(self, name) is not None:
+                put(self, name, _column(name, getattr(self, name), np.bool_, k))
         put(self, "size", k)
         if k:
             self._check_ranges()
-        put(self, "event_rows", _rows(~np.isnan(self.event_time)))
-        put(self, "valid_to_rows", _rows(~np.isnan(self.valid_to)))
+        self._derive()
+
+    @classmethod
+    def trusted(cls, **columns: Any) -> CandidateBatch:
+        """A batch from columns built by trusted code (``build_batch`` of the search
+        pipeline): no coercion, one vectorized value check instead of the full validation.
+
+        The caller guarantees what its construction ensures: every column is a ``(k,)``
+        numpy array of its dtype (``float64``, ``bool``, ``intp`` for ``state`` and
+        ``slot_group``) and ``category_weights`` a C-ordered ``(k, 11)`` ``float64``
+        array of non-negative rows normalized to sum 1 (a bad weight shows as NaN or a
+        negative value); ``state`` and ``slot_group`` codes are in range; ``observed_at``
+        is finite and ``event_time``/``valid_to`` finite or NaN. What came from the store
+        unchecked (``semantic``, ``fulltext``, ``confidence``, ``strength``,
+        ``emotional_loading`` within ``[0, 1]``; finite, non-negative weights) is checked
+        here at once; a batch that fails goes through the full validation, which names
+        the column (or accepts it: ``semantic`` may be negative there).
+        """
+        batch = object.__new__(cls)
+        put = object.__setattr__
+        for name, value in columns.items():
+            put(batch, name, value)
+        for name in ("slot_group", "durable", "tentative"):
+            if name not in columns:
+                put(batch, name, None)
+        k = int(batch.semantic.shape[0])
+        put(batch, "size", k)
+        if k:
+            units = np.concatenate((batch.semantic, batch.fulltext, batch.confidence,
+                                    batch.strength, batch.emotional_loading))
+            if not (float(units.min()) >= 0.0 and float(units.max()) <= 1.0
+                    and float(batch.category_weights.min()) >= 0.0):  # NaN fails too
+                return cls(**columns)
+        put(batch, "category_weights", np.asfortranarray(batch.category_weights))
+        batch._derive()
+        return batch
+
+    def _derive(self) -> None:
+        """The row subsets and slot runs the reranker reads (columns already valid)."""
+        put = object.__setattr__
+        k = self.size
+        event_rows = _rows(self.event_time == self.event_time)  # not NaN (one call fewer)
+        put(self, "event_rows", event_rows)
+        put(self, "valid_to_rows", _rows(self.valid_to == self.valid_to))
         put(self, "number_rows", _rows(self.has_number))
         put(self, "emotion_rows", _rows(self.emotional_loading > 0.0))
         put(self, "forced_rows", _rows(self.forced))
@@ -376,21 +419,17 @@ class CandidateBatch:
         put(self, "instruction_rows", _rows(self.instruction_like))
         protected = _EMPTY_ROWS
         if self.durable is not None:
-            durable = _column("durable", self.durable, np.bool_, k)
-            put(self, "durable", durable)
-            protected = _rows(durable & (self.strength > 0.0))
+            protected = _rows(self.durable & (self.strength > 0.0))
         put(self, "protected_rows", protected)
         put(self, "latest_observed", float(self.observed_at.max()) if k else -np.inf)
-        events = self.event_time[self.event_rows]
-        put(self, "earliest_event", float(events.min()) if events.size else np.inf)
+        put(self, "earliest_event",
+            float(self.event_time[event_rows].min()) if event_rows.size else np.inf)
         superseding = self.confidence
-        if self.tentative is not None:
-            tentative = _column("tentative", self.tentative, np.bool_, k)
-            put(self, "tentative", tentative)
-            if tentative.any():
-                superseding = np.where(tentative, 0.0, self.confidence)
+        if self.tentative is not None and self.tentative.any():
+            superseding = np.where(self.tentative, 0.0, self.confidence)
         put(self, "superseding", superseding)
         runs = None
+        groups = self.slot_group
         if groups is not None and k > 1:
             runs = SlotRuns.of(groups, self.observed_at, superseding)  # None: no repeats
         put(self, "shares_slots", runs is not None)
