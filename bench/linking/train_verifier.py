@@ -40,7 +40,8 @@ ROOT = Path(__file__).resolve().parents[2]
 #: training data, and the next held-out file is written after the next freeze.
 DEFAULT_PAIRS = ("bench/linking/pairs/train_*.jsonl bench/linking/pairs/heldout.jsonl "
                  "bench/linking/pairs/heldout2.jsonl bench/linking/pairs/heldout3.jsonl "
-                 "bench/linking/pairs/heldout4.jsonl bench/linking/pairs/heldout5.jsonl")
+                 "bench/linking/pairs/heldout4.jsonl bench/linking/pairs/heldout5.jsonl "
+                 "bench/linking/pairs/heldout6.jsonl")
 #: Cross-validated precision each acting relation's hard links must reach.
 HARD_LINK_PRECISION = 0.97
 ACTING = (Relation.UPDATES, Relation.CANCELS, Relation.COMPLETES)
