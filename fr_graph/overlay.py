@@ -97,6 +97,10 @@ class FactOverlay:
     world_knowledge: bool = False
     instruction_like: bool = False
     ambiguous: bool = False
+    # The strongest verifier link that contests this fact without acting on it (a later
+    # fact that updates, cancels or completes it below the hard band, or contradicts it):
+    # ranking scales the fact by ``1 - soft_supersession_gamma * contested``; 0 when none.
+    contested: float = 0.0
     emotional_loading: float = 0.0
     schema_version: int = SCHEMA_VERSION
     # Retention control (StageMem, fr_graph.core.retention): pinned holds strength at the
@@ -143,5 +147,6 @@ class FactOverlay:
 #: ``cypher/common/apply_mirror.cypher``.
 MIRRORED_FIELDS: tuple[str, ...] = tuple(
     name for name in FactOverlay.__dataclass_fields__
-    if name not in ("edge_uuid", "group_id", "slot_source", "slot_hint", "source_span")
+    if name not in ("edge_uuid", "group_id", "slot_source", "slot_hint", "source_span",
+                    "contested")
 )

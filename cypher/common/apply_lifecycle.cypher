@@ -4,7 +4,8 @@
 // edges where still unset, then the fr_* mirror of every fact touched (the SET list is
 // apply_mirror's; a unit test keeps the two in step with overlay.MIRRORED_FIELDS).
 // Params:  $overlays: FrFact rows to create or replace (every FactOverlay field);
-//          $updates: {edge_uuid, state, ambiguous, valid_to, slot_key, slot_source} each;
+//          $updates: {edge_uuid, state, ambiguous, valid_to, slot_key, slot_source,
+//          contested} each (contested only ever grows: the strongest contesting link);
 //          $links: {newer, older, kind, confidence, at, reason, relation, score} each;
 //          $invalidations: list of {edge_uuid, invalid_at} (a date-time);
 //          $now: date-time written as expired_at; $mirror: edge uuids to re-mirror
@@ -19,6 +20,8 @@ UNWIND $updates AS u
 MATCH (f:FrFact {edge_uuid: u.edge_uuid})
 SET f.state = u.state, f.ambiguous = u.ambiguous, f.valid_to = u.valid_to,
     f.slot_key = u.slot_key, f.slot_source = u.slot_source,
+    f.contested = CASE WHEN coalesce(u.contested, 0.0) > coalesce(f.contested, 0.0)
+                       THEN u.contested ELSE coalesce(f.contested, 0.0) END,
     f.revision = coalesce(f.revision, 0) + 1
 WITH count(*) AS updated
 UNWIND $links AS l

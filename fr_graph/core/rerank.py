@@ -309,6 +309,10 @@ class CandidateBatch:
         tentative: optional bool, the fact is a hedged statement ("thinking about a
             OnePlus"). A hedge does not assert a new value, so it does not scale the
             standing value of its slot down through ``Omega``; both stay, flagged ambiguous.
+        contested: optional float in ``[0, 1]``, the probability of the strongest link by
+            which a later fact contests this one below the verifier's hard band; scales
+            the score by ``1 - gamma * contested`` (folded into the ``omega`` term) except
+            for backward-looking queries.
     """
 
     semantic: np.ndarray
@@ -329,6 +333,7 @@ class CandidateBatch:
     slot_group: np.ndarray | None = None
     durable: np.ndarray | None = None
     tentative: np.ndarray | None = None
+    contested: np.ndarray | None = None
     size: int = field(init=False)
     superseding: np.ndarray = field(init=False)
     event_rows: np.ndarray = field(init=False)
@@ -365,6 +370,11 @@ class CandidateBatch:
         for name in ("durable", "tentative"):
             if getattr(self, name) is not None:
                 put(self, name, _column(name, getattr(self, name), np.bool_, k))
+        if self.contested is not None:
+            contested = _column("contested", self.contested, np.float64, k)
+            if k and not (float(contested.min()) >= 0.0 and float(contested.max()) <= 1.0):
+                raise InputError("CandidateBatch.contested must lie in [0, 1]")
+            put(self, "contested", contested)
         put(self, "size", k)
         if k:
             self._check_ranges()
@@ -390,14 +400,15 @@ class CandidateBatch:
         put = object.__setattr__
         for name, value in columns.items():
             put(batch, name, value)
-        for name in ("slot_group", "durable", "tentative"):
+        for name in ("slot_group", "durable", "tentative", "contested"):
             if name not in columns:
                 put(batch, name, None)
         k = int(batch.semantic.shape[0])
         put(batch, "size", k)
         if k:
             units = np.concatenate((batch.semantic, batch.fulltext, batch.confidence,
-                                    batch.strength, batch.emotional_loading))
+                                    batch.strength, batch.emotional_loading,
+                                    *(() if batch.contested is None else (batch.contested,))))
             if not (float(units.min()) >= 0.0 and float(units.max()) <= 1.0
                     and float(batch.category_weights.min()) >= 0.0):  # NaN fails too
                 return cls(**columns)
@@ -800,6 +811,15 @@ def _rerank_full(batch: CandidateBatch, query: QueryAnalysis, policy: PolicyTabl
             omega = _omega(runs, batch.superseding, reason, policy.soft_supersession_gamma,
                            exempt, any_masked=hidden > 0)
             score = score * omega
+    contested = batch.contested
+    if (contested is not None and config.soft_supersession and not query.backward_looking
+            and contested.any()):
+        # A later fact contests this one below the verifier's hard band: Omega's form,
+        # 1 - gamma * v, with the link's probability as v (the later fact need not be
+        # among the candidates, and nothing is masked).
+        contest = 1.0 - policy.soft_supersession_gamma * contested
+        omega = contest if omega is None else omega * contest
+        score = score * contest
 
     state_weight = None
     if (not query.state_weight_is_flat or weight_by_state is not query.state_weight

@@ -352,6 +352,9 @@ def _lifecycle_notes(overlay: Mapping[str, Any], code: MaskReason,
         notes.append("state retracted; no FR_SUPERSEDES edge records the retracting statement")
     if overlay.get("ambiguous"):
         notes.append("marked ambiguous: a later, less confident statement contests it")
+    if contested := float(overlay.get("contested") or 0.0):
+        notes.append(f"contested by a later fact (verifier {contested:.2f}): ranked lower "
+                     "through omega, never hidden (restore undoes it)")
     fallback = "retracted by" if state == LifecycleState.RETRACTED else "superseded by"
     notes.extend(f"{_LINK_VERBS.get(link.kind or '', fallback)} {link.describe()}"
                  for link in newer)

@@ -160,6 +160,7 @@ class _Fact:
     ambiguous: bool
     valid_to: str | None
     slot_source: str = "given"
+    contested: float = 0.0
     slot_hint: str | None = None
     overlay: FactOverlay | None = None  # set for the batch's new facts
     changed: bool = False
@@ -179,6 +180,7 @@ class _Fact:
             state=LifecycleState(row.get("state") or LifecycleState.ACTIVE),
             ambiguous=bool(row.get("ambiguous")), valid_to=row.get("valid_to"),
             slot_source=row.get("slot_source") or "given", slot_hint=row.get("slot_hint"),
+            contested=float(row.get("contested") or 0.0),
         )
 
     @classmethod
@@ -188,7 +190,7 @@ class _Fact:
             marker=overlay.marker, observed_at=overlay.observed_at,
             confidence=overlay.confidence, state=overlay.state, ambiguous=overlay.ambiguous,
             valid_to=overlay.valid_to, slot_source=overlay.slot_source,
-            slot_hint=overlay.slot_hint, overlay=overlay,
+            slot_hint=overlay.slot_hint, contested=overlay.contested, overlay=overlay,
         )
 
     def slot(self) -> SlotFact | None:
@@ -527,6 +529,19 @@ class Planner:
             ), relation=decision.relation.value, score=round(decision.probability, 4))
             if decision.hard:
                 self._chain_onto_heads(earlier, later, decision)
+            elif later.marker is not Marker.TENTATIVE:
+                self._contest(earlier, decision.probability)
+
+    @staticmethod
+    def _contest(earlier: _Fact, probability: float) -> None:
+        """Record that a later fact contests ``earlier`` with the verifier's ``probability``
+        (the strongest such link counts). Below the hard band a link never changes a state
+        or a slot, but a fact that is probably replaced should not rank as if nothing were
+        said against it: ranking scales it like ``Omega`` does a contested slot value
+        (``1 - gamma * contested``). A hedged later statement contests nothing."""
+        probability = round(min(1.0, max(0.0, probability)), 4)
+        if probability > earlier.contested:
+            earlier.contested, earlier.changed = probability, True
 
     def link_slots(self, pairs: Sequence[LinkPair]) -> list[str]:
         """The slot keys a hard link of ``pairs`` can make a new fact join: the linker
@@ -615,11 +630,13 @@ class Planner:
                 fact.overlay.valid_to = fact.valid_to
                 fact.overlay.slot_key = fact.slot_key
                 fact.overlay.slot_source = fact.slot_source
+                fact.overlay.contested = fact.contested
                 overlays.append(fact.overlay.to_row())
             elif fact.changed:
                 updates.append({"edge_uuid": fact.id, "state": str(fact.state),
                                 "ambiguous": fact.ambiguous, "valid_to": fact.valid_to,
-                                "slot_key": fact.slot_key, "slot_source": fact.slot_source})
+                                "slot_key": fact.slot_key, "slot_source": fact.slot_source,
+                                "contested": fact.contested})
         written = [row["edge_uuid"] for row in overlays + updates]
         return {
             "overlays": overlays,

@@ -346,7 +346,15 @@ def build_batch(candidates: Candidates) -> CandidateBatch:
         has_number=flags[0], world_knowledge=flags[1], instruction_like=flags[2],
         ambiguous=flags[3], durable=flags[4], tentative=flags[5],
         slot_group=slot_groups([o.get("slot_key") for o in overlays]),
+        **_contested(overlays),
     )
+
+
+def _contested(overlays: list[dict[str, Any]]) -> dict[str, np.ndarray]:
+    """The ``contested`` column when some candidate is contested (absent from overlays
+    written before the field existed, and from most batches: then no column at all)."""
+    values = [o.get("contested") or 0.0 for o in overlays]
+    return {"contested": np.array(values, dtype=np.float64)} if any(values) else {}
 
 
 _NO_OVERLAY: Final[dict[str, Any]] = {}

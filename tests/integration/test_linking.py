@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from fr_graph.api import FrGraph
 from fr_graph.config import LLMSettings, Settings
 from fr_graph.overlay import stable_uuid
@@ -81,6 +83,23 @@ async def test_contradiction_keeps_both_flagged_and_unrelated_facts_stay_apart(
         "sister": ("active", False), "brother": ("active", False)}
     [link] = await links(fr, group_id)
     assert (link["newer"], link["older"], link["kind"]) == ("beers", "sober", "contradict")
+
+    # The contradicted claim is contested: ranked lower through omega, never hidden, and
+    # restore undoes it.
+    sober = stable_uuid(group_id, "fact", "sober")
+    contested = (await fr.store.run_text(
+        "test_contested", "MATCH (f:FrFact {edge_uuid: $uuid}) RETURN f.contested AS c",
+        group_id, uuid=sober))[0]["c"]
+    assert contested == pytest.approx(link["confidence"], abs=1e-4) and 0.0 < contested <= 1.0
+    [hit] = [r for r in await fr.search("do I drink alcohol?", group_id=group_id, now=T3)
+             if r.uuid == sober]
+    assert hit.terms["omega"] < 1.0
+    explained = await fr.explain(sober, "do I drink alcohol?", group_id=group_id, now=T3)
+    assert any(note.startswith("contested by a later fact") for note in explained.notes)
+    assert (await fr.restore(sober, group_id=group_id)).changed
+    assert (await fr.store.run_text(
+        "test_contested", "MATCH (f:FrFact {edge_uuid: $uuid}) RETURN f.contested AS c",
+        group_id, uuid=sober))[0]["c"] == 0.0
 
 
 async def test_a_reverted_link_stays_reverted_on_reimport(

@@ -86,7 +86,8 @@ def test_confident_replacement_supersedes_links_and_invalidates() -> None:
     params = planner.write_params(at(9))
     assert params["updates"] == [{"edge_uuid": "pizza", "state": "superseded",
                                   "ambiguous": False, "valid_to": to_iso(at(5)),
-                                  "slot_key": "user|food", "slot_source": "given"}]
+                                  "slot_key": "user|food", "slot_source": "given",
+                                  "contested": 0.0}]
     assert [row["edge_uuid"] for row in params["overlays"]] == ["sushi"]
     assert params["overlays"][0]["state"] == "active"
     assert params["mirror"] == ["sushi", "pizza"]
@@ -106,7 +107,7 @@ def test_tentative_statement_is_a_soft_link_flagging_both() -> None:
     params = planner.write_params(at(9))
     assert params["updates"] == [{"edge_uuid": "ist", "state": "active", "ambiguous": True,
                                   "valid_to": None, "slot_key": "user|city",
-                                  "slot_source": "given"}]
+                                  "slot_source": "given", "contested": 0.0}]
     assert params["overlays"][0]["ambiguous"] is True
 
 
@@ -181,7 +182,7 @@ def test_evidence_raises_but_never_lowers_a_state() -> None:
     updates = planner.write_params(at(9))["updates"]
     assert updates == [{"edge_uuid": "a", "state": "superseded", "ambiguous": False,
                         "slot_key": "user|x", "slot_source": "given",
-                        "valid_to": to_iso(at(3))}]
+                        "valid_to": to_iso(at(3)), "contested": 0.0}]
     # A fact Graphiti already superseded is not soft-linked by a weaker newcomer.
     planner.add([new("a2", "user|x", 5, confidence=0.3)])
     assert links(planner) == set()
@@ -281,7 +282,7 @@ async def test_an_unmatched_retraction_asks_for_candidates_by_meaning() -> None:
     write = store.calls[-1][1]
     assert write["updates"] == [{"edge_uuid": "trip", "state": "retracted", "ambiguous": False,
                                  "valid_to": to_iso(at(5)), "slot_key": None,
-                                 "slot_source": "given"}]
+                                 "slot_source": "given", "contested": 0.0}]
     [link] = write["links"]
     assert (link["newer"], link["older"], link["kind"]) == ("off", "trip", "retract")
     assert "by meaning" in link["reason"]
@@ -378,3 +379,46 @@ def test_a_hard_link_to_the_head_itself_needs_no_chaining() -> None:
     planner.add([inferred("scratch", 9)])
     _link(planner, "tesla", "scratch", "updates")
     assert links(planner) == {("scratch", "tesla", "supersede")}
+
+
+# -- contested: a link below the hard band ranks the earlier fact lower ------------------
+
+def _verdict(planner: Planner, earlier: str, later: str, relation: str, p: float) -> None:
+    vector = np.ones(4)
+    probabilities = np.full((1, len(RELATIONS)), (1.0 - p) / (len(RELATIONS) - 1))
+    probabilities[0, RELATIONS.index(Relation(relation))] = p
+    planner.apply_links([LinkPair(earlier, later, PairInput(earlier, later, vector, vector))],
+                        probabilities, LinkBands(hard=0.95, soft=0.5, contradicts=0.5))
+
+
+def test_a_soft_link_contests_the_earlier_fact_and_the_strongest_one_counts() -> None:
+    planner = Planner(POLICY, [stored("civic", "user|car", 1)])
+    planner.add([inferred("scratch", 9), inferred("sold", 12)])
+    _verdict(planner, "civic", "scratch", "updates", 0.7)
+    _verdict(planner, "civic", "sold", "cancels", 0.8)
+    _verdict(planner, "civic", "scratch", "updates", 0.6)  # weaker: the 0.8 stands
+    civic = planner.facts["civic"]
+    assert civic.state is S.ACTIVE and civic.contested == 0.8
+    [update] = planner.write_params(at(20))["updates"]
+    assert update["edge_uuid"] == "civic" and update["contested"] == 0.8
+    assert planner.facts["scratch"].contested == 0.0  # the later fact is not contested
+
+
+def test_a_contradiction_contests_but_a_hedge_or_a_hard_link_does_not() -> None:
+    contradicted = Planner(POLICY, [stored("sober", "user|drink", 1)])
+    contradicted.add([inferred("beer", 9)])
+    _verdict(contradicted, "sober", "beer", "contradicts", 0.9)
+    assert contradicted.facts["sober"].contested == 0.9
+
+    hedged = Planner(POLICY, [stored("civic", "user|car", 1)])
+    hedge = inferred("maybe", 9)
+    hedge.marker = Marker.TENTATIVE
+    hedged.add([hedge])
+    _verdict(hedged, "civic", "maybe", "updates", 0.97)  # hard, but a hedge: soft, no contest
+    assert hedged.facts["civic"].state is S.ACTIVE and hedged.facts["civic"].contested == 0.0
+
+    replaced = Planner(POLICY, [stored("civic", "user|car", 1)])
+    replaced.add([inferred("tesla", 9)])
+    _verdict(replaced, "civic", "tesla", "updates", 0.97)  # superseded, not contested
+    assert replaced.facts["civic"].state is S.SUPERSEDED
+    assert replaced.facts["civic"].contested == 0.0

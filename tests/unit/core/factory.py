@@ -40,6 +40,7 @@ class Row:
     emotional_loading: float = 0.0
     slot: str | None = None
     tentative: bool = False
+    contested: float = 0.0
     extra: dict[str, object] = field(default_factory=dict)
 
 
@@ -83,4 +84,6 @@ def batch(rows: Sequence[Row], now: float = NOW_S, *, slots: bool | None = None
         emotional_loading=np.array(column(lambda r: r.emotional_loading), dtype=float),
         slot_group=slot_groups([r.slot for r in rows]) if use_slots else None,
         tentative=np.array(column(lambda r: r.tentative), dtype=bool),
+        contested=(np.array(column(lambda r: r.contested), dtype=float)
+                   if any(r.contested for r in rows) else None),
     )

@@ -255,6 +255,30 @@ def test_a_tentative_later_fact_does_not_scale_the_standing_value() -> None:
                                                          1.0])
 
 
+def test_a_contested_fact_is_scaled_like_omega_without_its_successor_in_the_batch() -> None:
+    rows = [Row(age_hours=900, contested=0.8), Row(age_hours=900), Row(slot="u|x", age_hours=5,
+                                                                      contested=0.5),
+            Row(slot="u|x", age_hours=1, confidence=0.4)]
+    gamma = POLICY.soft_supersession_gamma
+    plain = ranked([Row(age_hours=900), Row(age_hours=900), Row(slot="u|x", age_hours=5),
+                    Row(slot="u|x", age_hours=1, confidence=0.4)])
+    result = ranked(rows)
+    # the contest folds into omega, with the slot's own Omega where both apply
+    assert result.terms["omega"] == pytest.approx([1 - gamma * 0.8, 1.0,
+                                                   (1 - gamma * 0.4) * (1 - gamma * 0.5), 1.0])
+    assert result.scores[0] == pytest.approx(plain.scores[0] * (1 - gamma * 0.8))
+    assert not result.masked.any()  # demoted, never hidden
+    historical = ranked(rows, QueryAnalysis.for_intent(Intent.HISTORICAL)).terms
+    assert historical["omega"].tolist() == [1.0, 1.0, 1.0, 1.0]
+    binary = ranked(rows, config=RerankConfig(soft_supersession=False)).terms
+    assert binary["omega"][0] == 1.0  # the ablation without soft supersession ignores it
+
+
+def test_a_contested_column_outside_the_unit_interval_is_rejected() -> None:
+    with pytest.raises(InputError, match="contested"):
+        batch([Row(contested=1.5)])
+
+
 def test_omega_ignores_masked_later_rows_and_exempts_numbers() -> None:
     rows = [Row(slot="k", age_hours=9, has_number=True), Row(slot="k", age_hours=8),
             Row(slot="k", age_hours=1, state=S.RETRACTED)]
