@@ -9,9 +9,11 @@ a true fact, which is worse than a stale hit.
   the earlier fact is superseded, retracted or closed, and the later one joins its slot.
 * the same relations in the soft band, and ``contradicts`` above its own band: both stay
   active and are flagged ambiguous, with the link recorded (``explain`` shows it); their
-  slots are left alone, so nothing is demoted or masked. (Soft links used to join slots
-  so that ``Omega`` demoted the older fact; soft links are wrong often enough, and chain
-  transitively, that this hid still-true facts on long conversations.)
+  slots are left alone, and the earlier fact is *contested* with the link's probability,
+  which ranking applies like ``Omega`` to that one fact (nothing is masked). (Soft links
+  used to join slots so that ``Omega`` demoted whole chains; soft links are wrong often
+  enough, and chain transitively, that this hid still-true facts on long conversations.
+  A contest is per pair and never chains.)
 * ``refines`` and ``unrelated``: no link.
 
 A pair the user reverted (``restore``) is never linked again.
