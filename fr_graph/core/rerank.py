@@ -355,10 +355,10 @@ class CandidateBatch:
             raise InputError("CandidateBatch.semantic must be one-dimensional")
         put = object.__setattr__
         for name in _FLOAT_COLUMNS:
-            put(self, name, _column(name, getattr(self, name), np.float64, k))
+            put(self, name, as_column(name, getattr(self, name), np.float64, k))
         for name in _BOOL_COLUMNS:
-            put(self, name, _column(name, getattr(self, name), np.bool_, k))
-        put(self, "state", _column("state", self.state, np.intp, k))
+            put(self, name, as_column(name, getattr(self, name), np.bool_, k))
+        put(self, "state", as_column("state", self.state, np.intp, k))
         # Column-major, so the mixtures' ``mix @ weights.T`` reads contiguous memory.
         weights = np.asfortranarray(self.category_weights, dtype=np.float64)
         if weights.shape != (k, N_CATEGORIES):
@@ -366,12 +366,12 @@ class CandidateBatch:
                              f"got {weights.shape}")
         put(self, "category_weights", weights)
         if self.slot_group is not None:
-            put(self, "slot_group", _column("slot_group", self.slot_group, np.intp, k))
+            put(self, "slot_group", as_column("slot_group", self.slot_group, np.intp, k))
         for name in ("durable", "tentative"):
             if getattr(self, name) is not None:
-                put(self, name, _column(name, getattr(self, name), np.bool_, k))
+                put(self, name, as_column(name, getattr(self, name), np.bool_, k))
         if self.contested is not None:
-            contested = _column("contested", self.contested, np.float64, k)
+            contested = as_column("contested", self.contested, np.float64, k)
             if k and not (float(contested.min()) >= 0.0 and float(contested.max()) <= 1.0):
                 raise InputError("CandidateBatch.contested must lie in [0, 1]")
             put(self, "contested", contested)
@@ -495,7 +495,9 @@ def _last_of_block(starts: np.ndarray) -> np.ndarray:
     return last
 
 
-def _column(name: str, values: object, dtype: type, k: int) -> np.ndarray:
+def as_column(name: str, values: object, dtype: type, k: int) -> np.ndarray:
+    """``values`` as a ``(k,)`` array of ``dtype`` for column ``name`` of a
+    :class:`CandidateBatch` (InputError naming the column otherwise)."""
     try:
         array: np.ndarray = np.asarray(values, dtype=dtype)
     except (TypeError, ValueError) as exc:

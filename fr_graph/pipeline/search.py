@@ -34,8 +34,14 @@ from fr_graph.core.intent import QueryAnalysis, analyze_query
 from fr_graph.core.lifecycle import LifecycleState
 from fr_graph.core.ontology import Category
 from fr_graph.core.policy import PolicyTable
-from fr_graph.core.rerank import CandidateBatch, Ranked, RerankConfig, rerank, slot_groups
-from fr_graph.errors import InputError
+from fr_graph.core.rerank import (
+    CandidateBatch,
+    Ranked,
+    RerankConfig,
+    as_column,
+    rerank,
+    slot_groups,
+)
 from fr_graph.overlay import from_iso
 from fr_graph.pipeline.distill import DEFAULT_KEEP, distill
 from fr_graph.pipeline.memory_view import UNANNOTATED, context_fact
@@ -297,17 +303,6 @@ def _category_weights(names: Sequence[Any], values: Sequence[Any]) -> np.ndarray
     return weights
 
 
-def _column(name: str, values: Any, dtype: type, k: int) -> np.ndarray:
-    """A :class:`Candidates` score column as a ``(k,)`` array (callers build those)."""
-    try:
-        array: np.ndarray = np.asarray(values, dtype=dtype)
-    except (TypeError, ValueError) as exc:
-        raise InputError(f"CandidateBatch.{name}: {exc}") from exc
-    if array.shape != (k,):
-        raise InputError(f"CandidateBatch.{name} must have shape ({k},), got {array.shape}")
-    return array
-
-
 def build_batch(candidates: Candidates) -> CandidateBatch:
     """The reranker's columnar input. Facts without an overlay (written by plain Graphiti
     and not yet backfilled) count as active, uncategorized (``other``) facts.
@@ -336,9 +331,9 @@ def build_batch(candidates: Candidates) -> CandidateBatch:
                       [value == "durable" for value in stage],
                       [value == "tentative" for value in marker]), dtype=np.bool_)
     return CandidateBatch.trusted(
-        semantic=_column("semantic", candidates.semantic, np.float64, k),
-        fulltext=_column("fulltext", candidates.fulltext, np.float64, k),
-        forced=_column("forced", candidates.forced, np.bool_, k),
+        semantic=as_column("semantic", candidates.semantic, np.float64, k),
+        fulltext=as_column("fulltext", candidates.fulltext, np.float64, k),
+        forced=as_column("forced", candidates.forced, np.bool_, k),
         category_weights=_category_weights(names, values),
         state=np.array(codes, dtype=np.intp),
         observed_at=observed, event_time=event_time, valid_to=valid_to,
