@@ -35,6 +35,10 @@ _NOT_GROUPS = {"default_db", "_", AUDIT_GRAPH}
 
 #: How long opening a store waits for a rebuilt fact index (FalkorDB builds in the background).
 _INDEX_BUILD_WAIT_S = 120.0
+#: Rebuilds tried before a group is left as it is: a rebuild raced by the driver's own
+#: background index build can come back broken (seen once in CI under load), so the mend
+#: checks its result.
+_MEND_ATTEMPTS = 3
 
 
 def fulltext_query(text: str) -> str:
@@ -243,9 +247,11 @@ class FalkorStore(GraphStore):
                 return
             token = _MENDING.set(True)  # the mend's own queries (Graphiti's DDL too)
             try:
-                if group_id in await self._client.list_graphs() and \
-                        await self.fact_index_broken(group_id):
-                    await self.rebuild_fact_index(group_id)
+                if group_id in await self._client.list_graphs():
+                    for _ in range(_MEND_ATTEMPTS):
+                        if not await self.fact_index_broken(group_id):
+                            break
+                        await self.rebuild_fact_index(group_id)
             finally:
                 _MENDING.reset(token)
             self._checked_fact_index.add(group_id)
