@@ -41,7 +41,7 @@ ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_PAIRS = ("bench/linking/pairs/train_*.jsonl bench/linking/pairs/heldout.jsonl "
                  "bench/linking/pairs/heldout2.jsonl bench/linking/pairs/heldout3.jsonl "
                  "bench/linking/pairs/heldout4.jsonl bench/linking/pairs/heldout5.jsonl "
-                 "bench/linking/pairs/heldout6.jsonl")
+                 "bench/linking/pairs/heldout6.jsonl bench/linking/pairs/heldout7.jsonl")
 #: Cross-validated precision each acting relation's hard links must reach.
 HARD_LINK_PRECISION = 0.97
 ACTING = (Relation.UPDATES, Relation.CANCELS, Relation.COMPLETES)
@@ -83,19 +83,28 @@ def inputs(embedder: LocalEmbedder, pairs: list[tuple[str, str]]) -> np.ndarray:
 
 def synthetic_unrelated(rows: list[dict[str, Any]], embedder: LocalEmbedder, seed: int
                         ) -> list[dict[str, Any]]:
-    """Cross pairs of texts from different labeled pairs whose cosine is neighbour-high."""
+    """Cross pairs of texts from different labeled pairs whose cosine is neighbour-high.
+
+    Only across categories: every pair file is about one "user", so two texts of the same
+    category from different pairs are often the same attribute with two values ("Lives in
+    Leeds", "Moved to York"), an update, not unrelated. Labeled unrelated, such pairs taught
+    the model that a value change on a shared attribute is unrelated, and pushed the
+    updates band up through the calibration. Same-category negatives come from the
+    hand-written pairs, which are labeled.
+    """
     rng = random.Random(seed)
-    texts = [(r["id"], r["older"]) for r in rows] + [(r["id"], r["newer"]) for r in rows]
+    texts = ([(r["id"], r["category"], r["older"]) for r in rows]
+             + [(r["id"], r["category"], r["newer"]) for r in rows])
     want = int(len(rows) * SYNTHETIC_SHARE)
-    unique = sorted({t for _, t in texts})
+    unique = sorted({t for _, _, t in texts})
     vectors = embedder.embed_passages(unique)
     index = {t: i for i, t in enumerate(unique)}
     out: list[dict[str, Any]] = []
     tries = 0
     while len(out) < want and tries < want * 200:
         tries += 1
-        (ia, a), (ib, b) = rng.sample(texts, 2)
-        if ia == ib or a == b:
+        (ia, ca, a), (ib, cb, b) = rng.sample(texts, 2)
+        if ia == ib or a == b or ca == cb:
             continue
         if float(vectors[index[a]] @ vectors[index[b]]) < NEIGHBOUR_COSINE:
             continue

@@ -108,6 +108,9 @@ _ROLE = _rx(
     r"aunt", r"uncle", r"cousin", r"niece", r"nephew", r"in-laws?", r"client", r"landlord",
     r"dog", r"cat", r"puppy", r"kitten", r"pet", r"teammate", r"mentor", r"team",
 )
+# "with my brother", "for the kids": a companion or beneficiary, not who the fact is about.
+_COMPANION = re.compile(r"\b(?:with|for|and|alongside) (?:my|our|his|her|their|the|a) (?:\w+ )?"
+                        + _ROLE.pattern.removeprefix(r"(?:^|\b)"))
 _FIRST_PERSON = _rx(r"i", r"i'm", r"i've", r"i'd", r"me", r"my", r"mine", r"we", r"we're", r"our",
                     r"us", r"myself")
 _PAST = re.compile(r"\b[a-z]{3,}ed\b")
@@ -168,7 +171,7 @@ def text_cues(text: str) -> TextCues:
         names=frozenset(n.lower() for n in _NAME.findall(text)
                         if n.lower() not in _STOP and n not in ("I", "User")),
         numbers=frozenset(n.replace(",", "") for n in _NUMBER.findall(norm)),
-        roles=frozenset(_stem(m.group(0)) for m in _ROLE.finditer(norm)),
+        roles=frozenset(_stem(m.group(0)) for m in _ROLE.finditer(_COMPANION.sub(" ", norm))),
         lead_role=lead_role,
         change=bool(_CHANGE.search(norm)), cancel=bool(_CANCEL.search(norm)),
         complete=bool(_COMPLETE.search(norm)), plan=bool(_PLAN.search(norm)),

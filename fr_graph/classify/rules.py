@@ -103,6 +103,20 @@ _USER_REWRITES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\bthemself\b"), "myself"),
 )
 _SPACES = re.compile(r"\s+")
+# A note-style fragment that opens with a present-tense verb has the user as its subject
+# ("Lives in Leeds", "Drives a Civic", "Is a nurse"): read it as "i live in leeds" so the
+# first-person patterns apply. Only common verbs that are rarely plural nouns, so "Plans
+# for the summer" or "Kids at school" stay as they are.
+_FRAGMENT_VERB = re.compile(
+    r"^(?:(?:also|still|now|currently|usually|mostly|only|just|really)\s+)?"
+    r"(?:lives|works|drives|rides|takes|studies|teaches|plays|owns|rents|has|is|speaks"
+    r"|uses|prefers|loves|likes|hates|enjoys|eats|drinks|goes|attends|volunteers|cycles"
+    r"|swims|walks|writes|reads|watches|keeps|pays|earns|makes|wants|needs|hopes|shares"
+    r"|dates|visits|commutes|practi[cs]es|manages|leads|coaches|tutors|sings|paints|knits"
+    r"|bakes|cooks|follows|supports|avoids|wears|sleeps|wakes|gets|buys|sells|saves|spends"
+    r"|owes|runs|lifts|climbs|hikes|skis|surfs|does|doesn't|isn't|hasn't|can't|won't"
+    r"|never|always)\b"
+)
 _ADVERB_ALT = (
     r"also|really|just|still|always|never|usually|often|sometimes|actually|honestly|totally"
     r"|literally|only|finally|even|already|mostly|definitely|probably|barely|currently"
@@ -147,6 +161,8 @@ def normalize(text: str, limit: int = MAX_FACT_CHARS) -> str:
     for pattern, replacement in _USER_REWRITES:
         text = pattern.sub(replacement, text)
     text = _SPACES.sub(" ", text).strip()
+    if _FRAGMENT_VERB.match(text):
+        text = "i " + text
     return _I_VERB.sub(_first_person_verb, text)
 
 

@@ -337,6 +337,24 @@ def test_normalize_handles_chat_and_third_person() -> None:
 # --------------------------------------------------------------------------- protocol
 
 
+@pytest.mark.parametrize(("fact", "expected"), [
+    ("Lives in Leeds", "i live in leeds"),
+    ("Is a nurse", "i am a nurse"),
+    ("Still lives with parents", "i still live with parents"),
+    ("Doesn't eat meat", "i don't eat meat"),
+    # plural nouns that open a note stay as they are
+    ("Plans for the summer", "plans for the summer"),
+    ("Kids at school", "kids at school"),
+])
+def test_a_fragment_opening_with_a_verb_is_in_the_first_person(fact: str, expected: str
+                                                               ) -> None:
+    assert normalize(fact) == expected
+
+
+def test_a_subjectless_residence_note_fills_the_residence_slot() -> None:
+    assert classify_fact("Lives in Leeds", WED).slot_key == "user|current_city"
+
+
 def test_rules_classifier_satisfies_the_protocol() -> None:
     classifier = RulesClassifier()
     assert isinstance(classifier, FactClassifier)
