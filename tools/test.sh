@@ -30,3 +30,7 @@ fi
 .venv/bin/ruff check fr_graph tests bench tools
 .venv/bin/mypy fr_graph
 .venv/bin/python -m pytest -q -p no:cacheprovider "$@"
+# A full run (no pytest arguments) also tests the oldest supported graphiti-core.
+if [ "$#" -eq 0 ]; then
+  bash tools/test_graphiti_floor.sh
+fi
