@@ -47,9 +47,9 @@ from typing import Any, Final
 
 import numpy as np
 
-from fr_graph.classify.linking import LinkVerifier, OfflineVerifier, PairInput, evidence
+from fr_graph.classify.linking import LinkVerifier, OfflineVerifier, PairInput, evidence, text_cues
 from fr_graph.core.lifecycle import LifecycleState, Marker
-from fr_graph.core.linking import LinkBands, LinkDecision, decide_link
+from fr_graph.core.linking import LinkBands, LinkDecision, Relation, decide_link
 from fr_graph.core.ontology import Category
 from fr_graph.core.policy import PolicyTable
 from fr_graph.core.supersession import (
@@ -508,7 +508,8 @@ class Planner:
             earlier, later = self.facts[pair.earlier], self.facts[pair.later]
             if earlier.state not in _RANK:
                 continue
-            if decision.hard and later.marker is Marker.TENTATIVE:
+            if decision.hard and (later.marker is Marker.TENTATIVE
+                                  or not _may_end(earlier, decision, pair.texts.older)):
                 decision = replace(decision, hard=False)
             if not decision.hard and earlier.state is not LifecycleState.ACTIVE:
                 continue  # contesting a fact that is over already says nothing new
@@ -647,6 +648,22 @@ class Planner:
             "now": now,
             "mirror": [*written, *sorted(self._remirror.difference(written))],
         }
+
+
+def _may_end(earlier: _Fact, decision: LinkDecision, earlier_text: str) -> bool:
+    """Whether a hard link may end ``earlier`` (else it only contests it).
+
+    Only a plan, project, booking or obligation can be completed or cancelled: on small
+    talk ("Watched a film last night, pretty good") the verifier reads one finished event
+    as completing another. And nothing ends a fact the rules could place in no category
+    and no slot (small talk, world knowledge, strangers): a wrong link there hides a true
+    fact, while a contest only ranks it lower.
+    """
+    if earlier.category is Category.OTHER and not text_cues(earlier_text).slot_key:
+        return False
+    if decision.relation in (Relation.COMPLETES, Relation.CANCELS):
+        return earlier.category in PLAN_CATEGORIES or text_cues(earlier_text).plan
+    return True
 
 
 def _may_stand_together(a: _Fact, b: _Fact) -> bool:

@@ -363,7 +363,8 @@ def test_a_hard_link_to_a_superseded_version_chains_onto_the_head() -> None:
     assert planner.facts["scratch"].slot_key == "user|car"
     assert "chained onto the slot's current value" in planner.links[("scratch", "tesla")].reason
 
-    late = Planner(POLICY, [stored("civic", "user|car", 1, state=S.SUPERSEDED),
+    late = Planner(POLICY, [stored("civic", "user|car", 1, state=S.SUPERSEDED,
+                                   category=Category.LOGISTICAL),  # a plan: cancellable
                             stored("tesla", "user|car", 5)])
     late.add([inferred("scratch", 3)])  # older than the head: the head supersedes it
     _link(late, "civic", "scratch", "cancels")
@@ -422,3 +423,46 @@ def test_a_contradiction_contests_but_a_hedge_or_a_hard_link_does_not() -> None:
     _verdict(replaced, "civic", "tesla", "updates", 0.97)  # superseded, not contested
     assert replaced.facts["civic"].state is S.SUPERSEDED
     assert replaced.facts["civic"].contested == 0.0
+
+
+def _link_texts(planner: Planner, earlier: tuple[str, str], later: tuple[str, str],
+                relation: Relation) -> None:
+    """Apply one hard verdict on the pair ``(id, text)`` -> ``(id, text)``."""
+    vector = np.ones(4)
+    probabilities = np.full((1, len(RELATIONS)), 0.01)
+    probabilities[0, RELATIONS.index(relation)] = 0.99
+    planner.apply_links([LinkPair(earlier[0], later[0],
+                                  PairInput(earlier[1], later[1], vector, vector))],
+                        probabilities, LinkBands())
+
+
+def test_only_a_plan_can_be_completed_or_cancelled() -> None:
+    planner = Planner(POLICY, [stored("film", "user|hobby", 1, category=Category.HOBBIES)])
+    planner.add([inferred("other_film", 3)])
+    _link_texts(planner, ("film", "Watched Paddington 2 last night, pretty good"),
+                ("other_film", "Watched Perfect Days last night, pretty good"),
+                Relation.COMPLETES)
+    # One finished event does not complete another: contested (ranked lower), not closed.
+    assert planner.facts["film"].state is S.ACTIVE
+    assert planner.facts["film"].contested == 0.99
+    assert links(planner) == {("other_film", "film", "soft")}
+
+    trip = Planner(POLICY, [stored("trip", "user|trip", 1, category=Category.HOBBIES)])
+    trip.add([inferred("off", 3)])
+    _link_texts(trip, ("trip", "Planning a hiking trip to Utah in June"),
+                ("off", "Utah trip is off"), Relation.CANCELS)
+    assert trip.facts["trip"].state is S.RETRACTED  # a plan, by its words
+
+
+def test_nothing_ends_a_fact_with_no_category_and_no_slot() -> None:
+    planner = Planner(POLICY, [stored("hq", "user|x", 1, category=Category.OTHER)])
+    planner.add([inferred("city", 3)])
+    _link_texts(planner, ("hq", "anyway, siemens is headquartered in Munich"),
+                ("city", "munich is a city in Germany lol"), Relation.UPDATES)
+    assert planner.facts["hq"].state is S.ACTIVE and planner.facts["hq"].contested == 0.99
+
+    car = Planner(POLICY, [stored("civic", "user|car", 1, category=Category.OTHER)])
+    car.add([inferred("tesla", 3)])
+    _link_texts(car, ("civic", "Drives a Civic"),
+                ("tesla", "Sold the Civic last week, drives a Tesla now"), Relation.UPDATES)
+    assert car.facts["civic"].state is S.SUPERSEDED  # the rules proposed a slot for it
