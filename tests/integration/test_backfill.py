@@ -100,10 +100,13 @@ async def test_backfill_annotates_a_plain_graphiti_graph(fr: FrGraph, group_id: 
                                    on_total=totals.append, page_size=3)
     assert totals == [10] and sum(done) == 10 and report.pages == 4
     assert (report.groups, report.annotated) == (1, 10)
-    assert (report.graphiti_superseded, report.graphiti_links) == (1, 1)
+    assert report.graphiti_superseded == 1
+    # Graphiti's invalidation and the link verifier agree on Denver -> Boston: one link,
+    # made by whichever ran first (graphiti_links counts it only if Graphiti's did).
+    assert report.graphiti_links in (0, 1)
     # Soft links only flag (STATES below): only the hard transitions are pinned.
     assert {k: n for k, n in report.transitions.items() if k != "soft"} == {
-        "supersede": 2, "retract": 1}
+        "supersede": 3, "retract": 1}  # Denver -> Boston by meaning too (see above)
     assert report.edges_per_second > 0
 
     assert await outcome(fr, group_id, edge) == (STATES, LINKS)
