@@ -47,10 +47,10 @@ def new(uuid: str, key: str | None, days: int, *, marker: Marker = Marker.ASSERT
 
 def stored(uuid: str, key: str, days: int, *, state: S = S.ACTIVE,
            marker: Marker = Marker.ASSERTION, category: Category = Category.PREFERENCES,
-           confidence: float = 0.9) -> dict[str, Any]:
+           confidence: float = 0.9, ambiguous: bool = False) -> dict[str, Any]:
     return {"edge_uuid": uuid, "slot_key": key, "category": str(category),
             "marker": str(marker), "observed_at": to_iso(at(days)), "confidence": confidence,
-            "state": str(state), "ambiguous": False, "valid_to": None}
+            "state": str(state), "ambiguous": ambiguous, "valid_to": None}
 
 
 def links(planner: Planner) -> set[tuple[str, str, str]]:
@@ -351,35 +351,41 @@ def inferred(uuid: str, days: int) -> FactOverlay:
     return overlay
 
 
-def test_a_hard_link_to_a_superseded_version_chains_onto_the_head() -> None:
-    planner = Planner(POLICY, [stored("civic", "user|car", 1, state=S.SUPERSEDED),
-                               stored("tesla", "user|car", 5)])
-    planner.add([inferred("scratch", 9)])
-    _link(planner, "civic", "scratch", "updates")
-    assert links(planner) == {("scratch", "civic", "supersede"),
-                              ("scratch", "tesla", "supersede")}
-    assert planner.facts["tesla"].state is S.SUPERSEDED
-    assert planner.facts["scratch"].state is S.ACTIVE
-    assert planner.facts["scratch"].slot_key == "user|car"
-    assert "chained onto the slot's current value" in planner.links[("scratch", "tesla")].reason
-
-    late = Planner(POLICY, [stored("civic", "user|car", 1, state=S.SUPERSEDED,
-                                   category=Category.LOGISTICAL),  # a plan: cancellable
-                            stored("tesla", "user|car", 5)])
-    late.add([inferred("scratch", 3)])  # older than the head: the head supersedes it
-    _link(late, "civic", "scratch", "cancels")
-    assert links(late) == {("scratch", "civic", "retract"), ("tesla", "scratch", "supersede")}
-    assert late.facts["scratch"].state is S.SUPERSEDED
-    assert late.facts["tesla"].state is S.ACTIVE
-    assert late.facts["civic"].state is S.RETRACTED  # the cancellation still ends it
+def test_a_hard_link_to_a_version_already_over_changes_nothing() -> None:
+    """The new fact is linked to the Civic, which the Tesla already superseded: it ends
+    only what it is linked to, and that is over, so the Tesla stays the slot's value."""
+    for state in (S.SUPERSEDED, S.RETRACTED):
+        planner = Planner(POLICY, [stored("civic", "user|car", 1, state=state),
+                                   stored("tesla", "user|car", 5)])
+        planner.add([inferred("scratch", 9)])
+        _link(planner, "civic", "scratch", "updates")
+        assert planner.links == {}
+        assert planner.facts["tesla"].state is S.ACTIVE
+        assert planner.facts["scratch"].state is S.ACTIVE
+        assert planner.facts["scratch"].slot_key is None
 
 
-def test_a_hard_link_to_the_head_itself_needs_no_chaining() -> None:
+def test_a_hard_link_to_the_head_supersedes_it_and_joins_its_slot() -> None:
     planner = Planner(POLICY, [stored("civic", "user|car", 1, state=S.SUPERSEDED),
                                stored("tesla", "user|car", 5)])
     planner.add([inferred("scratch", 9)])
     _link(planner, "tesla", "scratch", "updates")
     assert links(planner) == {("scratch", "tesla", "supersede")}
+    assert planner.facts["scratch"].slot_key == "user|car"
+
+
+def test_a_hard_link_to_one_of_two_current_values_does_not_join_their_slot() -> None:
+    """Two active facts of one slot (a contested pair): the new fact ends the one it is
+    linked to, and stays out of the slot rather than become a second head beside the
+    other."""
+    planner = Planner(POLICY, [stored("civic", "user|car", 1, ambiguous=True),
+                               stored("tesla", "user|car", 2, ambiguous=True)])
+    planner.add([inferred("scratch", 9)])
+    _link(planner, "civic", "scratch", "updates")
+    assert links(planner) == {("scratch", "civic", "supersede")}
+    assert planner.facts["civic"].state is S.SUPERSEDED
+    assert planner.facts["tesla"].state is S.ACTIVE
+    assert planner.facts["scratch"].slot_key is None
 
 
 # -- contested: a link below the hard band ranks the earlier fact lower ------------------
@@ -454,12 +460,18 @@ def test_only_a_plan_can_be_completed_or_cancelled() -> None:
     assert trip.facts["trip"].state is S.RETRACTED  # a plan, by its words
 
 
-def test_nothing_ends_a_fact_with_no_category_and_no_slot() -> None:
+def test_a_fact_with_no_category_and_no_slot_ends_only_on_a_stated_change() -> None:
     planner = Planner(POLICY, [stored("hq", "user|x", 1, category=Category.OTHER)])
     planner.add([inferred("city", 3)])
     _link_texts(planner, ("hq", "anyway, siemens is headquartered in Munich"),
                 ("city", "munich is a city in Germany lol"), Relation.UPDATES)
     assert planner.facts["hq"].state is S.ACTIVE and planner.facts["hq"].contested == 0.99
+
+    job = Planner(POLICY, [stored("shop", "user|x", 1, category=Category.OTHER)])
+    job.add([inferred("bank", 3)])
+    _link_texts(job, ("shop", "Backend dev at Shopify, mostly Ruby"),
+                ("bank", "Left Shopify, backend at a bank now"), Relation.UPDATES)
+    assert job.facts["shop"].state is S.SUPERSEDED  # "left", "now": the text says it changed
 
     car = Planner(POLICY, [stored("civic", "user|car", 1, category=Category.OTHER)])
     car.add([inferred("tesla", 3)])
