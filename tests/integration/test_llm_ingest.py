@@ -103,15 +103,13 @@ async def test_llm_messages_are_annotated_after_add_episode(
     # Graphiti's invalidation is lifecycle evidence: Denver is superseded from Graphiti's
     # invalid_at on; the rest of its mirror is intact after Graphiti's re-save.
     assert row["f"]["state"] == "superseded"
-    # The link verifier also reads Boston as an update of Denver: both join one slot chain
-    # (one more revision of Denver's overlay).
+    # Denver is over when the linker reads Boston (Graphiti's evidence came first): a link
+    # to a fact already over changes nothing, so neither joins a slot chain.
     boston_row = await edge_row(fr, group_id, boston)
-    assert row["f"]["slot_source"] == boston_row["f"]["slot_source"] == "linked"
-    assert row["f"]["slot_key"] == boston_row["f"]["slot_key"] is not None
+    assert row["f"]["slot_source"] == boston_row["f"]["slot_source"] == "inferred"
     assert mirror(row) == {**denver_mirror, "fr_state": "superseded",
                            "fr_valid_to": "2025-06-01T10:00:00Z",
-                           "fr_slot_key": row["f"]["slot_key"],
-                           "fr_revision": denver_mirror["fr_revision"] + 2}
+                           "fr_revision": denver_mirror["fr_revision"] + 1}
     # Graphiti read the mirror back as attributes and wrote it again with the invalidation.
     assert before_remirror[denver] == denver_mirror
 
