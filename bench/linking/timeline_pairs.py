@@ -25,11 +25,11 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from timelines import ENDING  # this script's folder: the store-level scorer's relations
 
 from fr_graph.clients import LocalEmbedder
 from fr_graph.pipeline.lifecycle import LINK_MIN_COSINE, LINK_NEIGHBOURS
 
-ENDING = ("updates", "cancels", "completes", "retracts")
 RELABEL = {"retracts": "cancels"}
 
 

@@ -498,19 +498,14 @@ class Planner:
         """Apply the verifier's verdicts on ``pairs`` (see :mod:`fr_graph.core.linking`).
 
         A hedged later statement ("thinking about switching to oat milk") never changes the
-        earlier fact's state: at most it contests it; only an active fact is contested.
-        Expired and archived facts are outside slot decisions and are left alone.
+        earlier fact's state: at most it contests it. Only an active earlier fact is acted
+        on: superseded, retracted, expired and archived ones are left alone.
         """
         for pair, probs in zip(pairs, probabilities, strict=True):
             decision = decide_link(probs, bands)
             if not decision.linked:
                 continue
             earlier, later = self.facts[pair.earlier], self.facts[pair.later]
-            if earlier.state not in _RANK:
-                continue
-            if decision.hard and (later.marker is Marker.TENTATIVE
-                                  or not _may_end(earlier, decision, pair.texts)):
-                decision = replace(decision, hard=False)
             if earlier.state is not LifecycleState.ACTIVE:
                 # Linking to a fact that is over already says nothing new. Acting on the
                 # slot's current value instead ("chaining onto the head") hid true facts:
@@ -518,6 +513,9 @@ class Planner:
                 # the statement that ended the plan (13 wrong and 2 right such hides on
                 # bench/linking/timelines). A new fact ends only what it is linked to.
                 continue
+            if decision.hard and (later.marker is Marker.TENTATIVE
+                                  or not _may_end(earlier, decision, pair.texts)):
+                decision = replace(decision, hard=False)
             if decision.hard:
                 # Only a confident link makes one slot chain. A soft link joining slots
                 # would let Omega demote the earlier fact, and soft links chain: on long
