@@ -142,11 +142,14 @@ class FrGraph:
     def __init__(self, settings: Settings | None = None, *, tracer: Tracer | None = None,
                  driver: GraphDriver | None = None, embedder: EmbedderClient | None = None,
                  llm_client: LLMClient | None = None,
-                 cross_encoder: CrossEncoderClient | None = None):
+                 cross_encoder: CrossEncoderClient | None = None,
+                 verifier: LinkVerifier | None = None):
         """``settings`` name the store and the clients to build. Clients given here are used
         instead (see :meth:`attach`): ``driver`` is the store (not closed by :meth:`close`),
-        ``embedder`` the deployment's embedder, which Graphiti's vectors hold."""
+        ``embedder`` the deployment's embedder, which Graphiti's vectors hold; ``verifier``
+        decides links between facts (e.g. the offline one with other bands)."""
         self.settings = settings or Settings()
+        self._verifier = verifier
         if embedder is not None and not isinstance(embedder, LocalEmbedder):
             self.settings = self.settings.model_copy(
                 update={"embedder": describe_embedder(embedder)})
@@ -234,7 +237,10 @@ class FrGraph:
 
     def link_verifier(self) -> LinkVerifier:
         """What decides links between facts: the LLM when enabled and configured (falling
-        back to the offline verifier per pair), else the shipped offline verifier."""
+        back to the offline verifier per pair), else the shipped offline verifier; the one
+        given to the constructor wins."""
+        if self._verifier is not None:
+            return self._verifier
         if self.settings.use_llm_link:
             return LLMLinkVerifier(self.llm_client)
         return OfflineVerifier()

@@ -19,7 +19,8 @@ with the reader's:
 Pair files (``pairs/*.jsonl``) score the verifier on one pair at a time; these score the
 whole write path (rules slots, the verifier on real neighbours, the guards) where every
 other note of the person is a candidate. ``--verbose`` lists each hidden or missed note with
-the links that hid it.
+the links that hid it. ``--bands UPDATES/CANCELS/COMPLETES`` runs with other hard bands than
+the shipped verifier's (how the shipped ones were chosen: BENCHMARKS.md).
 """
 
 from __future__ import annotations
@@ -29,13 +30,16 @@ import asyncio
 import json
 import tempfile
 from collections import Counter
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from fr_graph.api import FrGraph
 from fr_graph.bench.provenance import provenance
+from fr_graph.classify.linking import OfflineVerifier, shipped_model
 from fr_graph.config import Settings
+from fr_graph.core.linking import LinkBands, Relation
 from fr_graph.pipeline.records import FactRecord
 
 HIDDEN = ("superseded", "retracted")
@@ -59,13 +63,30 @@ def records(persona: dict[str, Any], group_id: str) -> list[FactRecord]:
             for note in persona["notes"]]
 
 
-async def score(personas: list[dict[str, Any]], verbose: bool) -> dict[str, Any]:
+def with_hard_bands(spec: str) -> OfflineVerifier:
+    """The shipped verifier with hard bands ``UPDATES/CANCELS/COMPLETES`` (the soft band drops
+    to the lowest of them where it was higher)."""
+    try:
+        updates, cancels, completes = (float(part) for part in spec.split("/"))
+    except ValueError as exc:
+        raise SystemExit(f"--bands: expected UPDATES/CANCELS/COMPLETES, got {spec!r}") from exc
+    model = shipped_model()
+    shipped = model.bands
+    bands = LinkBands(hard=shipped.hard, soft=min(shipped.soft, updates, cancels, completes),
+                      contradicts=shipped.contradicts,
+                      hard_by_relation={Relation.UPDATES: updates, Relation.CANCELS: cancels,
+                                        Relation.COMPLETES: completes})
+    return OfflineVerifier(replace(model, bands=bands))
+
+
+async def score(personas: list[dict[str, Any]], verbose: bool,
+                verifier: OfflineVerifier | None = None) -> dict[str, Any]:
     counts: Counter[str] = Counter()
     by_relation: Counter[str] = Counter()
     found_by_relation: Counter[str] = Counter()
     cases: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as folder:
-        async with FrGraph(Settings(db=f"{folder}/db")) as fr:
+        async with FrGraph(Settings(db=f"{folder}/db"), verifier=verifier) as fr:
             for persona in personas:
                 group_id = f"tl_{persona['persona']}".replace("-", "_")
                 await fr.import_records(records(persona, group_id))
@@ -125,8 +146,12 @@ def main() -> None:
     parser.add_argument("--out", help="write the result (with provenance) here")
     parser.add_argument("--verbose", action="store_true",
                         help="list every wrongly hidden and missed note with its link")
+    parser.add_argument("--bands", help="hard bands UPDATES/CANCELS/COMPLETES for this run")
     args = parser.parse_args()
-    result = asyncio.run(score(load(args.files), args.verbose))
+    verifier = with_hard_bands(args.bands) if args.bands else None
+    result = asyncio.run(score(load(args.files), args.verbose, verifier))
+    if args.bands:
+        result["bands"] = args.bands
     result["files"] = [Path(f).name for f in args.files]
     cases = result.pop("cases", [])
     print(json.dumps(result))

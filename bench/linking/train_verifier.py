@@ -47,6 +47,11 @@ DEFAULT_PAIRS = ("bench/linking/pairs/train_*.jsonl bench/linking/pairs/heldout.
 TIMELINE = "timeline"
 #: Cross-validated precision each acting relation's hard links must reach.
 HARD_LINK_PRECISION = 0.97
+# What the shipped hard bands are, when --hard-bands sets them from a timelines sweep.
+HARD_BANDS_NOTE = (
+    "store-level: the lowest per-relation hard bands (grid 0.05) at which 95% of the notes the "
+    "write path hides on timelines the verifier never trained on (bench/linking/timelines "
+    "dev_c, heldout_t1, heldout_t2) are ended by a later note; bench/linking/timelines.py --bands")
 ACTING = (Relation.UPDATES, Relation.CANCELS, Relation.COMPLETES)
 #: Synthetic unrelated pairs per labeled pair, drawn among texts of other pairs.
 SYNTHETIC_SHARE = 1.5
@@ -230,6 +235,9 @@ def main() -> None:
     parser.add_argument("--pairs", default=DEFAULT_PAIRS,
                         help="space-separated glob patterns of pair files")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--hard-bands", default=None,
+                        help="UPDATES/CANCELS/COMPLETES hard bands chosen on timelines "
+                             "(bench/linking/timelines.py --bands) instead of the pair bands")
     parser.add_argument("--out", default="fr_graph/classify/verifier.json")
     parser.add_argument("--report", default="bench/linking/cv.json")
     parser.add_argument("--save-cv", default=None,
@@ -298,6 +306,12 @@ def main() -> None:
         raise SystemExit("the shipped verifier reads the vectors: choose a *_with_vectors model")
     final = estimator.fit(xs, y)
     bands = calibrate(y, cv_probs[chosen])
+    if args.hard_bands:  # chosen on whole-store timelines, where the pair bands are too strict
+        updates, cancels, completes = (float(part) for part in args.hard_bands.split("/"))
+        bands = LinkBands(hard=bands.hard, soft=min(bands.soft, updates, cancels, completes),
+                          contradicts=bands.contradicts,
+                          hard_by_relation={Relation.UPDATES: updates, Relation.CANCELS: cancels,
+                                            Relation.COMPLETES: completes})
     if args.save_cv:  # to recalibrate without refitting
         np.savez_compressed(args.save_cv, truth=y, probs=cv_probs[chosen], groups=groups)
     counts = {str(r): int(np.sum(y == i)) for i, r in enumerate(RELATIONS)}
@@ -305,6 +319,8 @@ def main() -> None:
             "hand_written_pairs": len(rows), "synthetic_unrelated": len(data) - len(rows),
             "class_counts": counts, "cv_macro_f1": round(merit(chosen), 4),
             "features": len(FEATURE_NAMES)}
+    if args.hard_bands:
+        meta["hard_bands"] = HARD_BANDS_NOTE
     verifier = to_model(final, mean, scale, bands, meta)
     check = verifier.probabilities(x[:, :n_features], x[:, n_features:n_features + 384],
                                    x[:, n_features + 384:])

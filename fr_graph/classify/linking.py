@@ -99,6 +99,21 @@ _CONTRAST = _rx(r"but", r"actually", r"though", r"although", r"despite", r"howev
 _TENTATIVE = _rx(r"maybe", r"might", r"thinking about", r"considering", r"possibly",
                  r"not sure", r"perhaps", r"probably", r"wonder\w*", r"leaning", r"may",
                  r"could", r"eyeing", r"tempted")
+# A note that records a question asked or something read or heard ("User asked if the tap
+# water is safe", "Read that rents went up", "is the museum free on Sundays?") states no
+# state of the person, nor does the news: nothing updates, cancels or completes it, and it
+# ends nothing.
+_REPORTED = re.compile(
+    r"^(?:(?:the )?(?:i|he|she|they|we) )?(?:(?:was|is|am|were) )?"
+    r"(?:(?:ask\w*|inquir\w*|enquir\w*) (?:if|whether|how|what|when|where|why|which|"
+    r"who|about)|want(?:s|ed)? to know|curious (?:about|if|whether)|"
+    r"(?:read|heard|saw|seen) (?:that|about|on the news|an article|somewhere|online)|"
+    r"looked up|googl\w+|question (?:about|on|re)\b)")
+_NEWS = re.compile(r"\b(?:on|in) the news\b|\bheadlines?\b")
+_CLAUSE_BREAK = re.compile(r",(?!\d)|[;:!?]|\.(?!\d)| but | and ")
+_QUESTION = re.compile(
+    r"^(?:is|are|am|was|were|do|does|did|can|could|should|would|will|how|what|when|where|why|"
+    r"which|who|any(?:one)?)\b[^.!;]*\?\s*$")
 _ROLE = _rx(
     r"mum", r"mom", r"mother", r"dad", r"father", r"parents?", r"sister", r"brother",
     r"siblings?", r"wife", r"husband", r"partner", r"boyfriend", r"girlfriend", r"fianc\w+",
@@ -152,10 +167,24 @@ class TextCues:
     tentative: bool
     first_person: bool
     past: bool
+    reported: bool
     length: int
     category: Category
     slot_key: str | None
     marker: str
+
+
+def _is_report(text: str, norm: str) -> bool:
+    """A question, the news, or a thing read or heard with no change stated beside it ("Read
+    about rent caps, the landlord says the flat is 1250 now" reports a change all the same)."""
+    if _QUESTION.search(text.strip().lower()) or _NEWS.search(norm):
+        return True
+    found = _REPORTED.search(norm)
+    if found is None:
+        return False
+    rest = _CLAUSE_BREAK.split(norm[found.end():], maxsplit=1)[1:]
+    return not (rest and (_CHANGE.search(rest[0]) or _CANCEL.search(rest[0])
+                          or _COMPLETE.search(rest[0])))
 
 
 @lru_cache(maxsize=65536)
@@ -178,6 +207,7 @@ def text_cues(text: str) -> TextCues:
         habit=bool(_HABIT.search(norm)), negation=bool(_NEGATION.search(norm)),
         contrast=bool(_CONTRAST.search(norm)), tentative=bool(_TENTATIVE.search(norm)),
         first_person=bool(_FIRST_PERSON.search(norm)), past=bool(_PAST.search(norm)),
+        reported=_is_report(text, norm),
         length=len(tokens), category=verdict.category, slot_key=verdict.slot_key,
         marker=str(verdict.marker),
     )

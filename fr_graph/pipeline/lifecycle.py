@@ -85,6 +85,7 @@ _SOFT_KINDS: Final = frozenset({TransitionKind.SOFT, TransitionKind.CONTRADICT})
 LINK_NEIGHBOURS: Final = 8
 LINK_MIN_COSINE: Final = 0.78
 _WORD = re.compile(r"[a-z0-9]+")
+_ENDING_MARKERS: Final = (Marker.RETRACTION, Marker.COMPLETION)
 # Words that say *that* something is a plan or is off, not *which* plan it is.
 _GENERIC_WORDS: Final = FUNCTION_WORDS | words("""
 user plan plans planned planning going want wants wanted decided decide cancel cancels
@@ -624,15 +625,22 @@ def _may_end(earlier: _Fact, decision: LinkDecision, pair: PairInput) -> bool:
 
     Only a plan, project, booking or obligation can be completed or cancelled: on small
     talk ("Watched a film last night, pretty good") the verifier reads one finished event
-    as completing another. And a fact the rules could place in no category and no slot (a
-    third of terse notes: "Backend dev at Shopify", small talk, strangers) is ended only
-    when the later text says that something changed, stopped, was called off or was done:
-    the verifier alone links such facts by their shape. Blocking them outright cost a
+    as completing another; and a note that itself calls something off or reports it done
+    ("The Lisbon trip is off") has nothing left to cancel or complete. And a fact the rules
+    could place in no category and no slot (a third of terse notes: "Backend dev at
+    Shopify", small talk, strangers) is ended only when the later text says that something
+    changed, stopped, was called off or was done: the verifier alone links such facts by
+    their shape. Blocking them outright cost a
     quarter of the right hides on hand-written timelines (bench/linking/timelines) and
-    spared no wrong one there.
+    spared no wrong one there. A question asked or a thing read or heard ("User asked if the
+    tap water is safe") is no state of the person on either side of a link: it ends nothing
+    and nothing ends it.
     """
-    if decision.relation in (Relation.COMPLETES, Relation.CANCELS) and not (
-            earlier.category in PLAN_CATEGORIES or text_cues(pair.older).plan):
+    if text_cues(pair.older).reported or text_cues(pair.newer).reported:
+        return False
+    if decision.relation in (Relation.COMPLETES, Relation.CANCELS) and (
+            not (earlier.category in PLAN_CATEGORIES or text_cues(pair.older).plan)
+            or earlier.marker in _ENDING_MARKERS):
         return False
     if earlier.category is Category.OTHER and not text_cues(pair.older).slot_key:
         said = text_cues(pair.newer)

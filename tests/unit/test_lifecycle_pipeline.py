@@ -478,3 +478,47 @@ def test_a_fact_with_no_category_and_no_slot_ends_only_on_a_stated_change() -> N
     _link_texts(car, ("civic", "Drives a Civic"),
                 ("tesla", "Sold the Civic last week, drives a Tesla now"), Relation.UPDATES)
     assert car.facts["civic"].state is S.SUPERSEDED  # the rules proposed a slot for it
+
+
+
+@pytest.mark.parametrize(("older_text", "newer_text"), [
+    ("User asked if the pool on Elm Street opens on Sundays",
+     "Swims at the pool by the station now"),
+    ("Vegetarian for five years", "User asked whether eating fish again upsets the stomach"),
+    ("Vegetarian for five years", "is fish ok to eat again after years without it?"),
+    ("Vegetarian for five years", "Saw on the news that vegetarians live longer"),
+    ("Pays 900 a month for the flat", "Read that rents in the city went up 20% this year"),
+])
+def test_a_question_or_a_report_neither_ends_nor_is_ended(older_text: str,
+                                                          newer_text: str) -> None:
+    planner = Planner(POLICY, [stored("old", "user|diet", 1)])
+    planner.add([inferred("new", 3)])
+    _link_texts(planner, ("old", older_text), ("new", newer_text), Relation.UPDATES)
+    assert planner.facts["old"].state is S.ACTIVE  # contested at most
+    assert links(planner) == {("new", "old", "soft")}
+
+
+@pytest.mark.parametrize(("older_text", "newer_text"), [
+    ("Vegetarian for five years", "Eats fish again these days"),
+    # A report with a change stated beside it still ends the earlier fact.
+    ("Pays 900 a month for the flat", "Read about rent caps, the landlord says it is 1000 now"),
+])
+def test_a_stated_change_ends_the_earlier_fact(older_text: str, newer_text: str) -> None:
+    planner = Planner(POLICY, [stored("old", "user|diet", 1)])
+    planner.add([inferred("new", 3)])
+    _link_texts(planner, ("old", older_text), ("new", newer_text), Relation.UPDATES)
+    assert links(planner) == {("new", "old", "supersede")}
+
+
+@pytest.mark.parametrize("marker", [Marker.RETRACTION, Marker.COMPLETION])
+@pytest.mark.parametrize("relation", [Relation.CANCELS, Relation.COMPLETES])
+def test_a_note_that_calls_off_or_reports_done_cannot_be_cancelled_or_completed(
+    marker: Marker, relation: Relation,
+) -> None:
+    planner = Planner(POLICY, [stored("off", "user|trip", 1, marker=marker,
+                                      category=Category.LOGISTICAL)])
+    planner.add([inferred("hotel", 3)])
+    _link_texts(planner, ("off", "The Lisbon trip is off"),
+                ("hotel", "Cancelled the Lisbon hotel too"), relation)
+    assert planner.facts["off"].state is S.ACTIVE
+    assert links(planner) == {("hotel", "off", "soft")}
