@@ -51,7 +51,9 @@ HARD_LINK_PRECISION = 0.97
 HARD_BANDS_NOTE = (
     "store-level: the lowest per-relation hard bands (grid 0.05) at which 95% of the notes the "
     "write path hides on timelines the verifier never trained on (bench/linking/timelines "
-    "dev_c, heldout_t1, heldout_t2) are ended by a later note; bench/linking/timelines.py --bands")
+    "dev_c, heldout_t1, heldout_t2) are ended by a later note, and no current answer of the "
+    "long conversations (bench/linking/conversations.py) is lost; bench/linking/timelines.py "
+    "--bands")
 ACTING = (Relation.UPDATES, Relation.CANCELS, Relation.COMPLETES)
 #: Synthetic unrelated pairs per labeled pair, drawn among texts of other pairs.
 SYNTHETIC_SHARE = 1.5

@@ -6,12 +6,15 @@ The pairs are plain note-style text with no gold metadata, as real extraction pr
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from fr_graph.api import FrGraph
+from fr_graph.classify.linking import OfflineVerifier, shipped_model
 from fr_graph.config import LLMSettings, Settings
+from fr_graph.core.linking import LinkBands, Relation
 from fr_graph.overlay import stable_uuid
 from tests.fake_llm import FakeLLM
 from tests.integration.helpers import assert_lifecycle_invariants
@@ -151,3 +154,22 @@ async def test_llm_verifier_decides_links_when_configured(
             assert "updates (verifier 0.97)" in link["reason"]
             await assert_lifecycle_invariants(fr, group_id)
         assert "PairRelation" in fake.schema_names()
+
+
+async def test_a_verifier_given_to_the_constructor_decides_links(
+    settings: Settings, group_id: str, tmp_path: Path
+) -> None:
+    """``FrGraph(verifier=...)``: the shipped model with an updates band no verdict reaches
+    keeps the Civic active, both flagged (the shipped bands supersede it: the first test
+    above)."""
+    shipped = shipped_model()
+    strict = LinkBands(hard=0.999, soft=shipped.bands.soft, contradicts=0.999,
+                       hard_by_relation={Relation.UPDATES: 0.9999})
+    async with FrGraph(settings, verifier=OfflineVerifier(replace(shipped, bands=strict))) as fr:
+        await load(fr, tmp_path, "strict", [
+            fact(group_id, "civic", "Drives a Civic", T1),
+            fact(group_id, "tesla", "Sold the Civic last week, drives a Tesla now", T2)])
+        assert await states(fr, group_id) == {"civic": ("active", True),
+                                              "tesla": ("active", True)}
+        [link] = await links(fr, group_id)
+        assert link["kind"] == "soft" and "updates" in link["reason"]
