@@ -110,6 +110,11 @@ _REPORTED = re.compile(
     r"(?:read|heard|saw|seen) (?:that|about|on the news|an article|somewhere|online)|"
     r"looked up|googl\w+|question (?:about|on|re)\b)")
 _NEWS = re.compile(r"\b(?:on|in) the news\b|\bheadlines?\b")
+# A one-off happening told with its moment ("Watched a film last night", "Had sushi on
+# Friday") is over as soon as it is told: a later note does not update it.
+_EPISODE = _rx(r"yesterday", r"last night", r"this morning", r"this afternoon", r"tonight",
+               r"today", r"earlier today", r"the other day", r"last weekend",
+               r"on (?:mon|tues|wednes|thurs|fri|satur|sun)day")
 _CLAUSE_BREAK = re.compile(r",(?!\d)|[;:!?]|\.(?!\d)| but | and ")
 _QUESTION = re.compile(
     r"^(?:is|are|am|was|were|do|does|did|can|could|should|would|will|how|what|when|where|why|"
@@ -168,6 +173,7 @@ class TextCues:
     first_person: bool
     past: bool
     reported: bool
+    episode: bool
     length: int
     category: Category
     slot_key: str | None
@@ -207,7 +213,7 @@ def text_cues(text: str) -> TextCues:
         habit=bool(_HABIT.search(norm)), negation=bool(_NEGATION.search(norm)),
         contrast=bool(_CONTRAST.search(norm)), tentative=bool(_TENTATIVE.search(norm)),
         first_person=bool(_FIRST_PERSON.search(norm)), past=bool(_PAST.search(norm)),
-        reported=_is_report(text, norm),
+        reported=_is_report(text, norm), episode=bool(_EPISODE.search(norm)),
         length=len(tokens), category=verdict.category, slot_key=verdict.slot_key,
         marker=str(verdict.marker),
     )

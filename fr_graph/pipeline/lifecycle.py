@@ -634,9 +634,12 @@ def _may_end(earlier: _Fact, decision: LinkDecision, pair: PairInput) -> bool:
     quarter of the right hides on hand-written timelines (bench/linking/timelines) and
     spared no wrong one there. A question asked or a thing read or heard ("User asked if the
     tap water is safe") is no state of the person on either side of a link: it ends nothing
-    and nothing ends it.
+    and nothing ends it. A one-off happening told with its moment ("Watched a film last
+    night") is over when told: nothing updates it.
     """
     if text_cues(pair.older).reported or text_cues(pair.newer).reported:
+        return False
+    if decision.relation is Relation.UPDATES and text_cues(pair.older).episode:
         return False
     if decision.relation in (Relation.COMPLETES, Relation.CANCELS) and (
             not (earlier.category in PLAN_CATEGORIES or text_cues(pair.older).plan)

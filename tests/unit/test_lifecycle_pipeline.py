@@ -510,6 +510,15 @@ def test_a_stated_change_ends_the_earlier_fact(older_text: str, newer_text: str)
     assert links(planner) == {("new", "old", "supersede")}
 
 
+def test_a_one_off_happening_told_with_its_moment_is_not_updated() -> None:
+    planner = Planner(POLICY, [stored("film", "user|hobby", 1, category=Category.HOBBIES)])
+    planner.add([inferred("other", 3)])
+    _link_texts(planner, ("film", "Watched a Kurosawa film last night, loved it"),
+                ("other", "Watching Ozu films these days"), Relation.UPDATES)
+    assert planner.facts["film"].state is S.ACTIVE
+    assert links(planner) == {("other", "film", "soft")}
+
+
 @pytest.mark.parametrize("marker", [Marker.RETRACTION, Marker.COMPLETION])
 @pytest.mark.parametrize("relation", [Relation.CANCELS, Relation.COMPLETES])
 def test_a_note_that_calls_off_or_reports_done_cannot_be_cancelled_or_completed(
