@@ -115,6 +115,13 @@ _NEWS = re.compile(r"\b(?:on|in) the news\b|\bheadlines?\b")
 _EPISODE = _rx(r"yesterday", r"last night", r"this morning", r"this afternoon", r"tonight",
                r"today", r"earlier today", r"the other day", r"last weekend",
                r"on (?:mon|tues|wednes|thurs|fri|satur|sun)day")
+# A note that corrects what was said before ("I misremembered, it was 1700", "User
+# corrected that Karim drives trams") says the earlier statement was never right.
+_CORRECTION = _rx(r"correct(?:ion|ed|ing|s)", r"misremember\w*", r"mis-?spoke", r"misheard",
+                  r"got (?:it|that|this|them|the \w+) wrong", r"(?:i|he|she|we) (?:was|were) wrong",
+                  r"mixed (?:it|that|this|them) up", r"got (?:it|that|them) mixed up",
+                  r"by mistake", r"my mistake", r"my bad", r"i meant", r"never actually",
+                  r"(?:wasn't|was not|isn't|is not) actually")
 _CLAUSE_BREAK = re.compile(r",(?!\d)|[;:!?]|\.(?!\d)| but | and ")
 _QUESTION = re.compile(
     r"^(?:is|are|am|was|were|do|does|did|can|could|should|would|will|how|what|when|where|why|"
@@ -174,6 +181,7 @@ class TextCues:
     past: bool
     reported: bool
     episode: bool
+    correction: bool
     length: int
     category: Category
     slot_key: str | None
@@ -214,6 +222,7 @@ def text_cues(text: str) -> TextCues:
         contrast=bool(_CONTRAST.search(norm)), tentative=bool(_TENTATIVE.search(norm)),
         first_person=bool(_FIRST_PERSON.search(norm)), past=bool(_PAST.search(norm)),
         reported=_is_report(text, norm), episode=bool(_EPISODE.search(norm)),
+        correction=bool(_CORRECTION.search(norm)),
         length=len(tokens), category=verdict.category, slot_key=verdict.slot_key,
         marker=str(verdict.marker),
     )

@@ -49,7 +49,7 @@ import numpy as np
 
 from fr_graph.classify.linking import LinkVerifier, OfflineVerifier, PairInput, evidence, text_cues
 from fr_graph.core.lifecycle import LifecycleState, Marker
-from fr_graph.core.linking import LinkBands, LinkDecision, Relation, decide_link
+from fr_graph.core.linking import RELATIONS, LinkBands, LinkDecision, Relation, decide_link
 from fr_graph.core.ontology import Category
 from fr_graph.core.policy import PolicyTable
 from fr_graph.core.supersession import (
@@ -502,8 +502,12 @@ class Planner:
         earlier fact's state: at most it contests it. Only an active earlier fact is acted
         on: superseded, retracted, expired and archived ones are left alone.
         """
-        for pair, probs in zip(pairs, probabilities, strict=True):
+        corrected = self._corrected(pairs, probabilities, bands)
+        for index, (pair, probs) in enumerate(zip(pairs, probabilities, strict=True)):
             decision = decide_link(probs, bands)
+            if index in corrected:
+                decision = LinkDecision(Relation.UPDATES, corrected[index], hard=True,
+                                        linked=True)
             if not decision.linked:
                 continue
             earlier, later = self.facts[pair.earlier], self.facts[pair.later]
@@ -514,8 +518,9 @@ class Planner:
                 # the statement that ended the plan (13 wrong and 2 right such hides on
                 # bench/linking/timelines). A new fact ends only what it is linked to.
                 continue
-            if decision.hard and (later.marker is Marker.TENTATIVE
-                                  or not _may_end(earlier, decision, pair.texts)):
+            if decision.hard and index not in corrected and (
+                    later.marker is Marker.TENTATIVE
+                    or not _may_end(earlier, decision, pair.texts)):
                 decision = replace(decision, hard=False)
             if decision.hard:
                 # Only a confident link makes one slot chain. A soft link joining slots
@@ -528,12 +533,37 @@ class Planner:
                 from_id=pair.earlier, to_id=pair.later, new_state=decision.new_state,
                 kind=decision.kind, confidence=decision.probability,
                 at=later.observed or datetime.now(UTC),
-                reason=(f"linked by meaning: {decision.relation.value} "
-                        f"(verifier {decision.probability:.2f}){effect}"
+                reason=((f"corrected by a later statement (verifier {decision.probability:.2f}"
+                         " for updates, contradicts or refines)" if index in corrected else
+                         f"linked by meaning: {decision.relation.value} "
+                         f"(verifier {decision.probability:.2f}){effect}")
                         + (f"; {clues}" if clues else "")),
             ), relation=decision.relation.value, score=round(decision.probability, 4))
             if not decision.hard and later.marker is not Marker.TENTATIVE:
                 self._contest(earlier, decision.probability)
+
+    def _corrected(self, pairs: Sequence[LinkPair], probabilities: np.ndarray,
+                   bands: LinkBands) -> dict[int, float]:
+        """The pairs a correction ends: for each later fact that says an earlier statement
+        was wrong ("I misremembered, the Vespa was 1700"), its one active earlier fact that
+        the verifier links at all (an update, a contradiction or a refinement at the soft
+        band) and that shares a word, a name or a number with it; index -> probability.
+        The verifier has no class for corrections: it reads them as refinements or
+        contradictions, neither of which ends a fact."""
+        columns = [RELATIONS.index(r) for r in
+                   (Relation.UPDATES, Relation.CONTRADICTS, Relation.REFINES)]
+        best: dict[str, tuple[float, int]] = {}
+        for index, (pair, probs) in enumerate(zip(pairs, probabilities, strict=True)):
+            newer, older = text_cues(pair.texts.newer), text_cues(pair.texts.older)
+            if (not newer.correction or older.correction or older.reported
+                    or self.facts[pair.earlier].state is not LifecycleState.ACTIVE
+                    or not (older.words & newer.words or older.names & newer.names
+                            or older.numbers & newer.numbers)):
+                continue
+            score = float(sum(probs[c] for c in columns))
+            if score >= bands.soft and score > best.get(pair.later, (0.0, -1))[0]:
+                best[pair.later] = (score, index)
+        return {index: round(min(score, 1.0), 4) for score, index in best.values()}
 
     @staticmethod
     def _contest(earlier: _Fact, probability: float) -> None:

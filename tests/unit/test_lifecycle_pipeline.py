@@ -531,3 +531,40 @@ def test_a_note_that_calls_off_or_reports_done_cannot_be_cancelled_or_completed(
                 ("hotel", "Cancelled the Lisbon hotel too"), relation)
     assert planner.facts["off"].state is S.ACTIVE
     assert links(planner) == {("hotel", "off", "soft")}
+
+
+def test_a_correction_ends_the_one_statement_it_corrects() -> None:
+    """The verifier reads a correction as a refinement (no class of its own): the later
+    note that says it was wrong ends the best-linked earlier fact sharing a word with it,
+    and only that one."""
+    planner = Planner(POLICY, [stored("vespa", "user|x", 1, category=Category.FINANCIAL),
+                               stored("helmet", "user|y", 2, category=Category.FINANCIAL),
+                               stored("bike", "user|z", 3, category=Category.FINANCIAL)])
+    planner.add([inferred("fix", 9)])
+    vector = np.ones(4)
+    rows = np.full((3, len(RELATIONS)), 0.01)
+    rows[0, RELATIONS.index(Relation.REFINES)] = 0.8  # the corrected statement
+    rows[1, RELATIONS.index(Relation.REFINES)] = 0.6  # shares a word, weaker
+    rows[2, RELATIONS.index(Relation.REFINES)] = 0.9  # strongest, but shares nothing
+    planner.apply_links([
+        LinkPair("vespa", "fix", PairInput("Bought the Vespa for 1650",
+                                           "I misremembered, the Vespa was 1700", vector,
+                                           vector)),
+        LinkPair("helmet", "fix", PairInput("New helmet for the Vespa",
+                                            "I misremembered, the Vespa was 1700", vector,
+                                            vector)),
+        LinkPair("bike", "fix", PairInput("Sold my old road bicycle",
+                                          "I misremembered, the Vespa was 1700", vector,
+                                          vector))],
+        rows, LinkBands())
+    assert links(planner) == {("fix", "vespa", "supersede")}
+    [link] = planner.links.values()
+    assert link.reason.startswith("corrected by a later statement (verifier 0.82")
+    assert planner.facts["helmet"].state is S.ACTIVE and planner.facts["bike"].state is S.ACTIVE
+    # Without a correction cue the same verdicts end nothing.
+    plain = Planner(POLICY, [stored("vespa", "user|x", 1, category=Category.FINANCIAL)])
+    plain.add([inferred("fix", 9)])
+    plain.apply_links([LinkPair("vespa", "fix", PairInput(
+        "Bought the Vespa for 1650", "The Vespa was 1700 with the transfer fee", vector,
+        vector))], rows[:1], LinkBands())
+    assert plain.facts["vespa"].state is S.ACTIVE
