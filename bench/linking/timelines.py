@@ -39,7 +39,6 @@ from fr_graph.api import FrGraph
 from fr_graph.bench.provenance import provenance
 from fr_graph.classify.linking import OfflineVerifier, shipped_model
 from fr_graph.config import Settings
-from fr_graph.core.linking import LinkBands, Relation
 from fr_graph.pipeline.records import FactRecord
 
 HIDDEN = ("superseded", "retracted")
@@ -71,11 +70,7 @@ def with_hard_bands(spec: str) -> OfflineVerifier:
     except ValueError as exc:
         raise SystemExit(f"--bands: expected UPDATES/CANCELS/COMPLETES, got {spec!r}") from exc
     model = shipped_model()
-    shipped = model.bands
-    bands = LinkBands(hard=shipped.hard, soft=min(shipped.soft, updates, cancels, completes),
-                      contradicts=shipped.contradicts,
-                      hard_by_relation={Relation.UPDATES: updates, Relation.CANCELS: cancels,
-                                        Relation.COMPLETES: completes})
+    bands = model.bands.with_hard_bands(updates, cancels, completes)
     return OfflineVerifier(replace(model, bands=bands))
 
 

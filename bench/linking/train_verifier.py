@@ -310,10 +310,7 @@ def main() -> None:
     bands = calibrate(y, cv_probs[chosen])
     if args.hard_bands:  # chosen on whole-store timelines, where the pair bands are too strict
         updates, cancels, completes = (float(part) for part in args.hard_bands.split("/"))
-        bands = LinkBands(hard=bands.hard, soft=min(bands.soft, updates, cancels, completes),
-                          contradicts=bands.contradicts,
-                          hard_by_relation={Relation.UPDATES: updates, Relation.CANCELS: cancels,
-                                            Relation.COMPLETES: completes})
+        bands = bands.with_hard_bands(updates, cancels, completes)
     if args.save_cv:  # to recalibrate without refitting
         np.savez_compressed(args.save_cv, truth=y, probs=cv_probs[chosen], groups=groups)
     counts = {str(r): int(np.sum(y == i)) for i, r in enumerate(RELATIONS)}

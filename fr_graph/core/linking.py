@@ -92,6 +92,14 @@ class LinkBands:
         """The hard band of one acting relation."""
         return self.hard_by_relation.get(relation, self.hard)
 
+    def with_hard_bands(self, updates: float, cancels: float, completes: float) -> LinkBands:
+        """These bands with other hard bands per acting relation (the soft band drops to the
+        lowest of them where it was higher)."""
+        return LinkBands(hard=self.hard, soft=min(self.soft, updates, cancels, completes),
+                         contradicts=self.contradicts,
+                         hard_by_relation={Relation.UPDATES: updates, Relation.CANCELS: cancels,
+                                           Relation.COMPLETES: completes})
+
 
 @dataclass(frozen=True, slots=True)
 class LinkDecision:

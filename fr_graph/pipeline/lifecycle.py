@@ -653,31 +653,32 @@ class Planner:
 def _may_end(earlier: _Fact, decision: LinkDecision, pair: PairInput) -> bool:
     """Whether a hard link may end ``earlier`` (else it only contests it).
 
-    Only a plan, project, booking or obligation can be completed or cancelled: on small
-    talk ("Watched a film last night, pretty good") the verifier reads one finished event
-    as completing another; and a note that itself calls something off or reports it done
-    ("The Lisbon trip is off") has nothing left to cancel or complete. And a fact the rules
-    could place in no category and no slot (a third of terse notes: "Backend dev at
-    Shopify", small talk, strangers) is ended only when the later text says that something
-    changed, stopped, was called off or was done: the verifier alone links such facts by
-    their shape. Blocking them outright cost a
-    quarter of the right hides on hand-written timelines (bench/linking/timelines) and
-    spared no wrong one there. A question asked or a thing read or heard ("User asked if the
-    tap water is safe") is no state of the person on either side of a link: it ends nothing
-    and nothing ends it. A one-off happening told with its moment ("Watched a film last
-    night") is over when told: nothing updates it.
+    * A question asked or a thing read or heard ("User asked if the tap water is safe") is
+      no state of the person, on either side of a link: it ends nothing and nothing ends it.
+    * A one-off happening told with its moment ("Watched a film last night") is over when
+      told: nothing updates it.
+    * Only a plan, project, booking or obligation can be completed or cancelled: on small
+      talk ("Watched a film last night, pretty good") the verifier reads one finished event
+      as completing another. A note that itself calls something off or reports it done
+      ("The Lisbon trip is off") has nothing left to cancel or complete.
+    * A fact the rules could place in no category and no slot (a third of terse notes:
+      "Backend dev at Shopify", small talk, strangers) is ended only when the later text
+      says that something changed, stopped, was called off or was done: the verifier alone
+      links such facts by their shape. Blocking them outright cost a quarter of the right
+      hides on hand-written timelines (bench/linking/timelines) and spared no wrong one
+      there.
     """
-    if text_cues(pair.older).reported or text_cues(pair.newer).reported:
+    older, newer = text_cues(pair.older), text_cues(pair.newer)
+    if older.reported or newer.reported:
         return False
-    if decision.relation is Relation.UPDATES and text_cues(pair.older).episode:
+    if decision.relation is Relation.UPDATES and older.episode:
         return False
     if decision.relation in (Relation.COMPLETES, Relation.CANCELS) and (
-            not (earlier.category in PLAN_CATEGORIES or text_cues(pair.older).plan)
+            not (earlier.category in PLAN_CATEGORIES or older.plan)
             or earlier.marker in _ENDING_MARKERS):
         return False
-    if earlier.category is Category.OTHER and not text_cues(pair.older).slot_key:
-        said = text_cues(pair.newer)
-        return said.change or said.cancel or said.complete or said.negation
+    if earlier.category is Category.OTHER and not older.slot_key:
+        return newer.change or newer.cancel or newer.complete or newer.negation
     return True
 
 
@@ -685,7 +686,7 @@ def _may_stand_together(a: _Fact, b: _Fact) -> bool:
     """Two active facts of one slot that are both active by design without a reverted link
     between them (:mod:`fr_graph.core.invariants`)."""
     return ((a.ambiguous and b.ambiguous)
-            or (a.marker is b.marker and a.marker in (Marker.RETRACTION, Marker.COMPLETION)))
+            or (a.marker is b.marker and a.marker in _ENDING_MARKERS))
 
 
 def _load_params(group_id: str, overlays: Sequence[FactOverlay],

@@ -112,6 +112,13 @@ def test_each_acting_relation_has_its_own_hard_band() -> None:
         LinkBands(hard=0.9, soft=0.5, hard_by_relation={Relation.REFINES: 0.6})
 
 
+def test_other_hard_bands_keep_the_rest_and_lower_the_soft_band() -> None:
+    bands = LinkBands(hard=0.9, soft=0.6, contradicts=0.4).with_hard_bands(0.8, 0.5, 0.7)
+    assert (bands.hard, bands.soft, bands.contradicts) == (0.9, 0.5, 0.4)
+    assert [bands.hard_for(r) for r in (Relation.UPDATES, Relation.CANCELS,
+                                        Relation.COMPLETES)] == [0.8, 0.5, 0.7]
+
+
 def test_bands_round_trip_through_the_model_file() -> None:
     bands = LinkBands(hard=0.9, soft=0.5, contradicts=0.6,
                       hard_by_relation={Relation.UPDATES: 0.93, Relation.CANCELS: 0.7})
