@@ -20,7 +20,8 @@ Pair files (``pairs/*.jsonl``) score the verifier on one pair at a time; these s
 whole write path (rules slots, the verifier on real neighbours, the guards) where every
 other note of the person is a candidate. ``--verbose`` lists each hidden or missed note with
 the links that hid it. ``--bands UPDATES/CANCELS/COMPLETES`` runs with other hard bands than
-the shipped verifier's (how the shipped ones were chosen: BENCHMARKS.md).
+the shipped verifier's (how the shipped ones were chosen: BENCHMARKS.md); ``--verifier FILE``
+scores a candidate model written by ``train_verifier.py --out``.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from typing import Any
 
 from fr_graph.api import FrGraph
 from fr_graph.bench.provenance import provenance
-from fr_graph.classify.linking import OfflineVerifier, shipped_model
+from fr_graph.classify.linking import OfflineVerifier, VerifierModel, shipped_model
 from fr_graph.config import Settings
 from fr_graph.pipeline.records import FactRecord
 
@@ -62,16 +63,22 @@ def records(persona: dict[str, Any], group_id: str) -> list[FactRecord]:
             for note in persona["notes"]]
 
 
-def with_hard_bands(spec: str) -> OfflineVerifier:
-    """The shipped verifier with hard bands ``UPDATES/CANCELS/COMPLETES`` (the soft band drops
-    to the lowest of them where it was higher)."""
+def chosen_verifier(model_file: str | None, spec: str | None) -> OfflineVerifier | None:
+    """The verifier of ``model_file`` (default: the shipped one), with hard bands
+    ``UPDATES/CANCELS/COMPLETES`` when ``spec`` is given (the soft band drops to the lowest of
+    them where it was higher); None for the shipped verifier as it is."""
+    if model_file is None and spec is None:
+        return None
+    model = (VerifierModel.from_json(json.loads(Path(model_file).read_text("utf-8")))
+             if model_file else shipped_model())
+    if spec is None:
+        return OfflineVerifier(model)
     try:
         updates, cancels, completes = (float(part) for part in spec.split("/"))
     except ValueError as exc:
         raise SystemExit(f"--bands: expected UPDATES/CANCELS/COMPLETES, got {spec!r}") from exc
-    model = shipped_model()
-    bands = model.bands.with_hard_bands(updates, cancels, completes)
-    return OfflineVerifier(replace(model, bands=bands))
+    return OfflineVerifier(replace(model, bands=model.bands.with_hard_bands(
+        updates, cancels, completes)))
 
 
 async def score(personas: list[dict[str, Any]], verbose: bool,
@@ -142,11 +149,15 @@ def main() -> None:
     parser.add_argument("--verbose", action="store_true",
                         help="list every wrongly hidden and missed note with its link")
     parser.add_argument("--bands", help="hard bands UPDATES/CANCELS/COMPLETES for this run")
+    parser.add_argument("--verifier", help="a candidate verifier file (train_verifier.py --out) "
+                        "instead of the shipped one")
     args = parser.parse_args()
-    verifier = with_hard_bands(args.bands) if args.bands else None
+    verifier = chosen_verifier(args.verifier, args.bands)
     result = asyncio.run(score(load(args.files), args.verbose, verifier))
     if args.bands:
         result["bands"] = args.bands
+    if args.verifier:
+        result["verifier"] = args.verifier
     result["files"] = [Path(f).name for f in args.files]
     cases = result.pop("cases", [])
     print(json.dumps(result))

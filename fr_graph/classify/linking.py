@@ -116,11 +116,14 @@ _EPISODE = _rx(r"yesterday", r"last night", r"this morning", r"this afternoon", 
                r"today", r"earlier today", r"the other day", r"last weekend",
                r"on (?:mon|tues|wednes|thurs|fri|satur|sun)day")
 # A note that corrects what was said before ("I misremembered, it was 1700", "User
-# corrected that Karim drives trams") says the earlier statement was never right.
-_CORRECTION = _rx(r"correct(?:ion|ed|ing|s)", r"misremember\w*", r"mis-?spoke", r"misheard",
+# corrected that Karim drives trams") says the earlier statement was never right. Not a
+# job ("corrections officer"), an intention ("I meant to call"), nor an accident ("deleted
+# the photos by mistake"): those correct no statement.
+_CORRECTION = _rx(r"correct(?:ion|ed|ing)", r"misremember\w*", r"mis-?spoke", r"misheard",
                   r"got (?:it|that|this|them|the \w+) wrong", r"(?:i|he|she|we) (?:was|were) wrong",
                   r"mixed (?:it|that|this|them) up", r"got (?:it|that|them) mixed up",
-                  r"by mistake", r"my mistake", r"my bad", r"i meant", r"never actually",
+                  r"(?:said|wrote|typed|told you) [^.;]{0,40}by mistake", r"my mistake",
+                  r"my bad", r"i meant(?! to\b)", r"never actually",
                   r"(?:wasn't|was not|isn't|is not) actually")
 _CLAUSE_BREAK = re.compile(r",(?!\d)|[;:!?]|\.(?!\d)| but | and ")
 _QUESTION = re.compile(

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fr_graph import cypher
-from fr_graph.classify.linking import PairInput
+from fr_graph.classify.linking import PairInput, text_cues
 from fr_graph.core.lifecycle import LifecycleState, Marker
 from fr_graph.core.linking import RELATIONS, LinkBands, Relation
 from fr_graph.core.ontology import Category
@@ -568,3 +568,18 @@ def test_a_correction_ends_the_one_statement_it_corrects() -> None:
         "Bought the Vespa for 1650", "The Vespa was 1700 with the transfer fee", vector,
         vector))], rows[:1], LinkBands())
     assert plain.facts["vespa"].state is S.ACTIVE
+
+
+@pytest.mark.parametrize(("text", "corrects"), [
+    ("I misremembered, the Vespa was 1700", True),
+    ("User corrected that Karim drives trams, not buses", True),
+    ("Sorry, I said Tuesday by mistake, it's Wednesday", True),
+    ("I meant the Leeds office, not York", True),
+    ("Got that wrong earlier: the rent is 900", True),
+    ("My brother is a corrections officer in Ohio", False),
+    ("I meant to call the dentist today", False),
+    ("Deleted the holiday photos by mistake", False),
+])
+def test_the_correction_cue_reads_a_corrected_statement_only(text: str, corrects: bool) -> None:
+    """A job, an intention or an accident corrects no earlier statement."""
+    assert text_cues(text).correction is corrects
