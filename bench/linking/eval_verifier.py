@@ -42,7 +42,7 @@ def main() -> None:
     result = scores(truth, probs, verifier.bands)
     result["bands"] = bands_to_json(verifier.bands)
     result["pairs"] = len(rows)
-    result["model"] = verifier.model.meta.get("model")
+    result["model"] = verifier.model.meta.get("model", "ensemble")
     result["provenance"] = provenance()
     print(f"{len(rows)} pairs, accuracy {result['accuracy']:.3f}, bands {result['bands']}")
     print(f"{'relation':12s} {'n':>4s} {'P':>5s} {'R':>5s} {'linkP':>6s} {'linkR':>6s}")

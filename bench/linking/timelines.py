@@ -38,7 +38,7 @@ from typing import Any
 
 from fr_graph.api import FrGraph
 from fr_graph.bench.provenance import provenance
-from fr_graph.classify.linking import OfflineVerifier, VerifierModel, shipped_model
+from fr_graph.classify.linking import OfflineVerifier, shipped_model, verifier_from_json
 from fr_graph.config import Settings
 from fr_graph.pipeline.records import FactRecord
 
@@ -69,7 +69,7 @@ def chosen_verifier(model_file: str | None, spec: str | None) -> OfflineVerifier
     them where it was higher); None for the shipped verifier as it is."""
     if model_file is None and spec is None:
         return None
-    model = (VerifierModel.from_json(json.loads(Path(model_file).read_text("utf-8")))
+    model = (verifier_from_json(json.loads(Path(model_file).read_text("utf-8")))
              if model_file else shipped_model())
     if spec is None:
         return OfflineVerifier(model)

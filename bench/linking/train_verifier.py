@@ -27,9 +27,11 @@ from sklearn.neural_network import MLPClassifier
 
 from fr_graph.classify.linking import (
     FEATURE_NAMES,
+    VECTOR_LAYOUTS,
     VerifierModel,
     bands_to_json,
     feature_matrix,
+    vector_inputs,
 )
 from fr_graph.clients import LocalEmbedder
 from fr_graph.core.linking import RELATIONS, LinkBands, Relation, decide_link
@@ -83,12 +85,15 @@ def vectors(embedder: LocalEmbedder, pairs: list[tuple[str, str]]
     return (matrix[[index[o] for o, _ in pairs]], matrix[[index[n] for _, n in pairs]])
 
 
-def inputs(embedder: LocalEmbedder, pairs: list[tuple[str, str]]) -> np.ndarray:
-    """The verifier's input rows: pair features, then both vectors."""
+def inputs(embedder: LocalEmbedder, pairs: list[tuple[str, str]], layout: str
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The verifier's input rows (pair features, then the vectors in ``layout``), and the
+    features and both vectors they were built from."""
     older, newer = vectors(embedder, pairs)
     cos = np.einsum("ij,ij->i", older, newer)
     features = feature_matrix([(o, n, float(c)) for (o, n), c in zip(pairs, cos, strict=True)])
-    return np.hstack([features, older, newer])
+    return (np.hstack([features, vector_inputs(older, newer, layout)]), features, older,
+            newer)
 
 
 def synthetic_unrelated(rows: list[dict[str, Any]], embedder: LocalEmbedder, seed: int
@@ -194,7 +199,7 @@ def calibrate(truth: np.ndarray, probs: np.ndarray) -> LinkBands:
 
 
 def to_model(fitted: Any, mean: np.ndarray, scale: np.ndarray, bands: LinkBands,
-             meta: dict[str, Any]) -> VerifierModel:
+             meta: dict[str, Any], layout: str) -> VerifierModel:
     """The fitted scikit-learn model as the package's numpy verifier (classes reordered to
     :data:`RELATIONS`)."""
     order = [list(fitted.classes_).index(i) for i in range(len(RELATIONS))]
@@ -208,7 +213,7 @@ def to_model(fitted: Any, mean: np.ndarray, scale: np.ndarray, bands: LinkBands,
         return tuple(layers)
 
     members = fitted.members if isinstance(fitted, SeedEnsemble) else [fitted]
-    return VerifierModel(tuple(network(m) for m in members), mean, scale, bands, meta)
+    return VerifierModel(tuple(network(m) for m in members), mean, scale, bands, meta, layout)
 
 
 def scores(truth: np.ndarray, probs: np.ndarray, bands: LinkBands) -> dict[str, Any]:
@@ -244,6 +249,8 @@ def main() -> None:
     parser.add_argument("--report", default="bench/linking/cv.json")
     parser.add_argument("--save-cv", default=None,
                         help="also save the chosen model's cross-validated probabilities (.npz)")
+    parser.add_argument("--vectors", choices=VECTOR_LAYOUTS, default="concat",
+                        help="how the two e5 vectors enter the model (VECTOR_LAYOUTS)")
     parser.add_argument("--model", default=None,
                         help="train this candidate model (default: the best macro-F1)")
     args = parser.parse_args()
@@ -257,7 +264,7 @@ def main() -> None:
     hand = [r for r in rows if r.get("category") != TIMELINE]
     data = rows + synthetic_unrelated(hand, embedder, args.seed)
     pairs = [(r["older"], r["newer"]) for r in data]
-    x = inputs(embedder, pairs)
+    x, features, older, newer = inputs(embedder, pairs, args.vectors)
     code = {str(r): i for i, r in enumerate(RELATIONS)}
     y = np.array([code[r["relation"]] for r in data])
     groups = np.array([r["group"] for r in data])
@@ -314,15 +321,14 @@ def main() -> None:
     if args.save_cv:  # to recalibrate without refitting
         np.savez_compressed(args.save_cv, truth=y, probs=cv_probs[chosen], groups=groups)
     counts = {str(r): int(np.sum(y == i)) for i, r in enumerate(RELATIONS)}
-    meta = {"model": chosen, "seed": args.seed, "pairs": args.pairs,
+    meta = {"model": chosen, "vectors": args.vectors, "seed": args.seed, "pairs": args.pairs,
             "hand_written_pairs": len(rows), "synthetic_unrelated": len(data) - len(rows),
             "class_counts": counts, "cv_macro_f1": round(merit(chosen), 4),
             "features": len(FEATURE_NAMES)}
     if args.hard_bands:
         meta["hard_bands"] = HARD_BANDS_NOTE
-    verifier = to_model(final, mean, scale, bands, meta)
-    check = verifier.probabilities(x[:, :n_features], x[:, n_features:n_features + 384],
-                                   x[:, n_features + 384:])
+    verifier = to_model(final, mean, scale, bands, meta, args.vectors)
+    check = verifier.probabilities(features, older, newer)
     assert np.allclose(check, final.predict_proba(xs)[:, [list(final.classes_).index(i)
                                                           for i in range(len(RELATIONS))]])
     Path(ROOT / args.out).write_text(json.dumps(verifier.to_json()) + "\n", encoding="utf-8")

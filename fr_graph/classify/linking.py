@@ -325,13 +325,26 @@ def evidence(older: str, newer: str) -> list[str]:
 
 # -- the model ------------------------------------------------------------------------------
 
+#: How a pair's two e5 vectors enter the verifier: ``concat`` (the earlier, then the later
+#: vector) or ``interactions`` (the later vector, the element-wise product and the absolute
+#: difference: what the two texts share and where they differ, dimension by dimension).
+VECTOR_LAYOUTS: Final = ("concat", "interactions")
+
+
+def vector_inputs(older: FloatArray, newer: FloatArray, layout: str) -> FloatArray:
+    """The vector part of the verifier's input rows, in ``layout`` (:data:`VECTOR_LAYOUTS`)."""
+    if layout == "interactions":
+        return np.hstack([newer, older * newer, np.abs(older - newer)])
+    return np.hstack([older, newer])
+
+
 @dataclass(frozen=True, slots=True)
 class VerifierModel:
     """A softmax model over a pair's features and both texts' e5 vectors.
 
-    Input row: :func:`pair_features`, then the earlier text's vector, then the later one's
-    (the vectors carry what a regex cannot: that "the bakery idea is dead" is a
-    cancellation and "planning a bakery" a plan, in any wording).
+    Input row: :func:`pair_features`, then both texts' vectors in the model's layout
+    (:func:`vector_inputs`; the vectors carry what a regex cannot: that "the bakery idea is
+    dead" is a cancellation and "planning a bakery" a plan, in any wording).
 
     Attributes:
         members: one network per ensemble member, each ``((W, b), ...)`` per layer: ReLU
@@ -340,6 +353,7 @@ class VerifierModel:
         mean / scale: input standardization (learned on the training pairs).
         bands: the decision bands chosen on cross-validation (precision first).
         meta: training provenance (data files, counts, seed, cross-validated scores).
+        vectors: the vector layout the model was trained on (:data:`VECTOR_LAYOUTS`).
     """
 
     members: tuple[tuple[tuple[FloatArray, FloatArray], ...], ...]
@@ -347,11 +361,13 @@ class VerifierModel:
     scale: FloatArray
     bands: LinkBands
     meta: dict[str, Any]
+    vectors: str = "concat"
 
     def probabilities(self, features: FloatArray, older: FloatArray, newer: FloatArray
                       ) -> FloatArray:
         """Relation probabilities, one row per pair, columns in :data:`RELATIONS` order."""
-        x = np.hstack([np.atleast_2d(features), np.atleast_2d(older), np.atleast_2d(newer)])
+        x = np.hstack([np.atleast_2d(features),
+                       vector_inputs(np.atleast_2d(older), np.atleast_2d(newer), self.vectors)])
         if x.shape[1] != self.mean.shape[0]:
             raise ConfigError(f"verifier: expects {self.mean.shape[0]} inputs, got "
                               f"{x.shape[1]} (embedding dimension differs from training?)")
@@ -368,12 +384,18 @@ class VerifierModel:
             total += h / h.sum(axis=1, keepdims=True)
         return total / len(self.members)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, decimals: int | None = None) -> dict[str, Any]:
+        """The model as ``verifier.json`` stores it; weights rounded to ``decimals`` places
+        when given (6 changes no probability by more than 1e-4, at a third of the size)."""
+        def values(array: FloatArray) -> list[Any]:
+            stored: list[Any] = (array if decimals is None else np.round(array, decimals)).tolist()
+            return stored
+
         return {"features": list(FEATURE_NAMES), "relations": [str(r) for r in RELATIONS],
-                "members": [[{"W": w.tolist(), "b": b.tolist()} for w, b in layers]
+                "members": [[{"W": values(w), "b": values(b)} for w, b in layers]
                             for layers in self.members],
                 "mean": self.mean.tolist(), "scale": self.scale.tolist(),
-                "bands": bands_to_json(self.bands),
+                "bands": bands_to_json(self.bands), "vectors": self.vectors,
                 "meta": self.meta}
 
     @classmethod
@@ -390,9 +412,55 @@ class VerifierModel:
             tuple((np.asarray(layer["W"], dtype=np.float64),
                    np.asarray(layer["b"], dtype=np.float64)) for layer in layers)
             for layers in data["members"])
+        vectors = data.get("vectors", "concat")
+        if vectors not in VECTOR_LAYOUTS:
+            raise ConfigError(f"verifier.json: unknown vector layout {vectors!r} "
+                              f"(known: {', '.join(VECTOR_LAYOUTS)})")
         return cls(members, np.asarray(data["mean"], dtype=np.float64),
                    np.asarray(data["scale"], dtype=np.float64), bands_from_json(data["bands"]),
-                   dict(data.get("meta", {})))
+                   dict(data.get("meta", {})), vectors)
+
+
+@dataclass(frozen=True, slots=True)
+class VerifierEnsemble:
+    """Verifier models trained apart (on other pairs, or reading the vectors in another
+    layout), their probabilities averaged and read with one set of bands: models that err
+    on different pairs hide more ended facts at the same precision than any one of them
+    (BENCHMARKS.md, issue 11).
+    """
+
+    models: tuple[VerifierModel, ...]
+    bands: LinkBands
+    meta: dict[str, Any]
+
+    def probabilities(self, features: FloatArray, older: FloatArray, newer: FloatArray
+                      ) -> FloatArray:
+        """The models' relation probabilities, averaged (columns in :data:`RELATIONS` order)."""
+        return np.mean([model.probabilities(features, older, newer) for model in self.models],
+                       axis=0)
+
+    def to_json(self, decimals: int | None = None) -> dict[str, Any]:
+        return {"ensemble": [model.to_json(decimals) for model in self.models],
+                "bands": bands_to_json(self.bands), "meta": self.meta}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> VerifierEnsemble:
+        parts = data.get("ensemble")
+        if not isinstance(parts, list) or not parts:
+            raise ConfigError("verifier.json: an ensemble needs at least one model")
+        return cls(tuple(VerifierModel.from_json(part) for part in parts),
+                   bands_from_json(data["bands"]), dict(data.get("meta", {})))
+
+
+#: A verifier file's model: one network ensemble, or several models averaged.
+Verifier = VerifierModel | VerifierEnsemble
+
+
+def verifier_from_json(data: dict[str, Any]) -> Verifier:
+    """The model a ``verifier.json`` holds, whichever kind it is."""
+    if "ensemble" in data:
+        return VerifierEnsemble.from_json(data)
+    return VerifierModel.from_json(data)
 
 
 def bands_to_json(bands: LinkBands) -> dict[str, Any]:
@@ -413,10 +481,10 @@ def bands_from_json(data: dict[str, Any]) -> LinkBands:
 
 
 @lru_cache(maxsize=1)
-def shipped_model() -> VerifierModel:
+def shipped_model() -> Verifier:
     """The verifier shipped in the package (``fr_graph/classify/verifier.json``)."""
     raw = resources.files("fr_graph.classify").joinpath("verifier.json").read_text("utf-8")
-    return VerifierModel.from_json(json.loads(raw))
+    return verifier_from_json(json.loads(raw))
 
 
 @dataclass(frozen=True, slots=True)
@@ -447,7 +515,7 @@ class LinkVerifier(Protocol):
 class OfflineVerifier:
     """Relation probabilities for pairs of facts, offline and deterministic."""
 
-    def __init__(self, model: VerifierModel | None = None) -> None:
+    def __init__(self, model: Verifier | None = None) -> None:
         self.model = model or shipped_model()
 
     @property

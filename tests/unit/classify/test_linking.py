@@ -12,9 +12,13 @@ from fr_graph.classify.linking import (
     FEATURE_NAMES,
     OfflineVerifier,
     PairInput,
+    VerifierEnsemble,
+    VerifierModel,
     bands_from_json,
     bands_to_json,
     pair_features,
+    vector_inputs,
+    verifier_from_json,
 )
 from fr_graph.classify.rules import classify_fact
 from fr_graph.clients import LocalEmbedder
@@ -127,6 +131,56 @@ def test_bands_round_trip_through_the_model_file() -> None:
     assert bands_from_json(legacy).hard_for(Relation.CANCELS) == 0.95
     with pytest.raises(ConfigError, match="bad bands"):
         bands_from_json({"hard": 0.5, "soft": 0.8, "contradicts": 0.5})
+
+
+def test_a_model_reads_the_vectors_in_the_layout_it_was_trained_on() -> None:
+    """A model file names its vector layout; one from before layouts reads them side by side,
+    and an unknown layout is refused in one line."""
+    older, newer = np.array([[1.0, -2.0]]), np.array([[3.0, 0.5]])
+    assert vector_inputs(older, newer, "concat").tolist() == [[1.0, -2.0, 3.0, 0.5]]
+    assert vector_inputs(older, newer, "interactions").tolist() == [
+        [3.0, 0.5, 3.0, -1.0, 2.0, 2.5]]
+    features = np.zeros((1, len(FEATURE_NAMES)))
+    width = len(FEATURE_NAMES) + 6
+    weights = np.arange(width * len(RELATIONS), dtype=np.float64).reshape(width, -1) / 100
+    model = VerifierModel(((((weights, np.zeros(len(RELATIONS))),),)), np.zeros(width),
+                          np.ones(width), LinkBands(), {}, "interactions")
+    stored = json.loads(json.dumps(model.to_json()))
+    assert stored["vectors"] == "interactions"
+    again = VerifierModel.from_json(stored)
+    assert np.allclose(again.probabilities(features, older, newer),
+                       model.probabilities(features, older, newer))
+    del stored["vectors"]  # a file written before layouts existed
+    assert VerifierModel.from_json(stored).vectors == "concat"
+    stored["vectors"] = "bilinear"
+    with pytest.raises(ConfigError, match="unknown vector layout 'bilinear'"):
+        VerifierModel.from_json(stored)
+
+
+def test_an_ensemble_averages_its_models_and_round_trips() -> None:
+    """Models trained apart (one per vector layout here) average their probabilities under
+    one set of bands; a verifier file says which kind it holds."""
+    rng = np.random.default_rng(0)
+
+    def model(layout: str) -> VerifierModel:
+        width = len(FEATURE_NAMES) + (6 if layout == "interactions" else 4)
+        weights = rng.normal(size=(width, len(RELATIONS)))
+        return VerifierModel((((weights, np.zeros(len(RELATIONS))),),), np.zeros(width),
+                             np.ones(width), LinkBands(), {}, layout)
+
+    parts = (model("concat"), model("interactions"))
+    bands = LinkBands(hard=0.9, soft=0.5, contradicts=0.6)
+    ensemble = VerifierEnsemble(parts, bands, {"note": "test"})
+    features = rng.normal(size=(4, len(FEATURE_NAMES)))
+    older, newer = rng.normal(size=(4, 2)), rng.normal(size=(4, 2))
+    expected = np.mean([p.probabilities(features, older, newer) for p in parts], axis=0)
+    assert np.allclose(ensemble.probabilities(features, older, newer), expected)
+    again = verifier_from_json(json.loads(json.dumps(ensemble.to_json(decimals=6))))
+    assert isinstance(again, VerifierEnsemble) and again.bands == bands
+    assert np.allclose(again.probabilities(features, older, newer), expected, atol=1e-4)
+    assert isinstance(verifier_from_json(parts[0].to_json()), VerifierModel)
+    with pytest.raises(ConfigError, match="an ensemble needs at least one model"):
+        verifier_from_json({"ensemble": [], "bands": bands_to_json(bands)})
 
 
 @pytest.mark.parametrize("query", [

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import time
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -141,10 +142,8 @@ async def test_valid_answer_through_the_real_client(llm: LLMClient, fake: FakeLL
 
 async def test_rows_are_read_with_the_fallbacks_bands(llm: LLMClient, fake: FakeLLM) -> None:
     bands = LinkBands(hard=0.85, soft=0.5, contradicts=0.5)
-    offline = OfflineVerifier()
     verifier: LinkVerifier = LLMLinkVerifier(
-        llm, fallback=OfflineVerifier(type(offline.model)(
-            offline.model.members, offline.model.mean, offline.model.scale, bands, {})))
+        llm, fallback=OfflineVerifier(replace(OfflineVerifier().model, bands=bands)))
     assert verifier.bands == bands
     assert LLMLinkVerifier(llm).bands == OfflineVerifier().bands
     [row] = await verifier.assess([pair("Dentist appointment Tuesday",
