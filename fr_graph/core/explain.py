@@ -61,7 +61,8 @@ def explain(ranked: Ranked, row: int) -> list[str]:
         held = " (applies)" if terms["floor"] > terms["blend"] else ""
         lines.append(f"  semantic floor {terms['floor']:.4f}{held}")
     if terms["numeric_rescue"] > 0.0:
-        lines.append(f"  numeric rescue floor {terms['numeric_rescue']:.4f} (App. H)")
+        lines.append(f"  numeric rescue floor {terms['numeric_rescue']:.4f} "
+                     "(the fact carries a number)")
     lines.append(f"  base {terms['base']:.4f}")
     for name, label in (("routing", "routing factor (category prior)"),
                         ("omega", "supersession factor Omega"),

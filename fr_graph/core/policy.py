@@ -420,9 +420,10 @@ class PolicyTable(_Globals):
         lines += [
             "",
             f"emotional loading: alpha {self.emotional_alpha:.2f}, floor 0.00, "
-            f"half-life {self.emotional_half_life_hours:g}h (transient boost, App. B.6)",
-            f"numeric rescue: score >= {self.numeric_rescue_factor:.2f} x relevance when "
-            f"relevance >= {self.numeric_rescue_min_relevance:.2f} (App. H)",
+            f"half-life {self.emotional_half_life_hours:g}h (a short-lived boost, not a category)",
+            f"numeric rescue: a fact carrying a number scores >= "
+            f"{self.numeric_rescue_factor:.2f} x relevance when relevance >= "
+            f"{self.numeric_rescue_min_relevance:.2f}",
             f"retraction/completion threshold {self.explicit_marker_threshold:.2f}; "
             f"soft-supersession gamma {self.soft_supersession_gamma:.2f}; "
             f"fulltext weight {self.fulltext_weight:.2f}; "

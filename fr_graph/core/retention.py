@@ -117,8 +117,8 @@ class RetentionPolicy(BaseModel):
     @model_validator(mode="after")
     def _deeper_is_less_plastic(self) -> Self:
         if not self.plasticity_transient >= self.plasticity_working >= self.plasticity_durable:
-            raise ValueError("plasticity must not grow with depth (App. E: smaller lambda in "
-                             "deeper stages)")
+            raise ValueError("plasticity must not grow with depth: a deeper stage needs a lambda "
+                             "no larger than the stage above it")
         return self
 
     def model_copy(self, *, update: Mapping[str, Any] | None = None,
@@ -284,7 +284,7 @@ class Reason(IntEnum):
 
 _REASON_LABELS: Final[dict[Reason, str]] = {
     Reason.NONE: "",
-    Reason.PASSED_GATES: "confidence >= tau_c and strength >= tau_r (Eq. 1)",
+    Reason.PASSED_GATES: "confidence >= tau_c and strength >= tau_r: passed the promotion gates",
     Reason.LOW_CONFIDENCE: "confidence below tau_c: stays shallow",
     Reason.LOW_STRENGTH: "strength below tau_r: stays shallow",
     Reason.INACTIVE_FIRST: "superseded, retracted or expired: first to go under pressure",

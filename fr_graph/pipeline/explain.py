@@ -379,13 +379,13 @@ def _lifecycle_notes(overlay: Mapping[str, Any], code: MaskReason,
         expires = event + timedelta(days=buffer_days)
         if overlay.get("has_number"):
             notes.append("the event has passed, but facts carrying a number or date are "
-                         "exempt from date expiry (App. H numeric rescue)")
+                         "exempt from date expiry (numeric rescue)")
         elif expires > now:
             notes.append(f"the event has passed; it expires by date on "
                          f"{expires:%Y-%m-%d %H:%M}Z (event + {buffer_days:g} days)")
         elif code is MaskReason.NONE:
             notes.append("the event is past the expiry buffer, but this query looks back "
-                         "(backward-looking intents bypass date expiry, App. K)")
+                         "(questions about the past bypass date expiry)")
     if code is MaskReason.VALID_TO_PASSED and valid_to is not None:
         notes.append(f"validity interval closed at {valid_to:%Y-%m-%d %H:%M}Z "
                      f"({_days((now - valid_to).total_seconds())} ago)")

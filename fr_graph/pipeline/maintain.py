@@ -285,7 +285,7 @@ def _reason(action: Action, reason: Reason, expired: bool, grew: bool,
     if expired:
         parts.append("event date or validity interval passed")
     if grew:
-        parts.append("new accesses or dependents grew strength (Eqs. 6-7)")
+        parts.append("new accesses or dependents grew strength")
     if action is not Action.KEEP or reason is Reason.DURABLE_FULL:
         parts.append(reason.label)
     if action in (Action.COMPRESS, Action.EVICT) and state is not LifecycleState.ACTIVE:

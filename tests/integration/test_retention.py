@@ -85,7 +85,7 @@ async def test_maintain_settles_dry_run_writes_nothing_and_rerun_is_idempotent(
     assert after["movie"] == ("archived", "transient")  # lowest strength and confidence
     assert report.load_after[0] <= 4 and report.budget_hit
     moved = {m.uuid: m for m in report.moves}
-    assert "Eq. 1" in moved[uid(group_id, "premise")].reason
+    assert "passed the promotion gates" in moved[uid(group_id, "premise")].reason
     assert moved[uid(group_id, "movie")].action == "evict"
 
     again = (await fr.maintain(group_id, now=NOW))[0]

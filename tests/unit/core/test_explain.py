@@ -30,6 +30,7 @@ def test_explains_every_active_term() -> None:
         assert fragment in first
     second = "\n".join(explain(result, 1))
     assert "semantic floor" in second and "numeric rescue floor" in second
+    assert "App." not in first + second  # user-facing: plain words, no appendix tags
     assert "(applies)" in second
     masked = explain(result, 2)
     assert masked[0] == "row 2: masked, retracted (state mask) (full arm, current intent)"

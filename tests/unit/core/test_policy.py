@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -190,6 +191,11 @@ def test_render_is_table_shaped(table: PolicyTable) -> None:
     assert any("date+14d" in line for line in rows)
     assert any("numeric rescue" in line for line in rows)
     assert all(len(row) == len(RENDER_COLUMNS) for row in table.rows())
+
+
+def test_render_cites_no_bare_paper_tags(table: PolicyTable) -> None:
+    # `fr-graph policy show` is read by users, who have no appendix to look "App. H" up in.
+    assert not [line for line in table.render() if re.search(r"\b(App|Eqs?)\.|Table \d", line)]
 
 
 def test_render_lists_groups() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -233,3 +235,8 @@ def test_summaries_keep_every_number_verbatim() -> None:
     for number in ("5.2", "31:40", "$1,249.99"):
         assert number in text
     assert text.count("5.2 km") == 1 and text.startswith("Summary of 2 hobbies facts")
+
+
+def test_reason_labels_cite_no_bare_paper_tags() -> None:
+    # maintain reports print these labels to users.
+    assert not [r for r in Reason if re.search(r"\b(App|Eqs?)\.|Table \d", r.label)]
