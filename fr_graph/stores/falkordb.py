@@ -17,11 +17,15 @@ from pathlib import Path
 from typing import IO, Any
 from urllib.parse import urlparse
 
+import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
+
 from fr_graph import cypher
 from fr_graph._graphiti import FalkorDriver, GraphDriver
 from fr_graph.config import Settings
 from fr_graph.core.text import fulltext_words
-from fr_graph.errors import ConfigError, StoreError
+from fr_graph.errors import ConfigError, StoreError, StoreUnavailable
 from fr_graph.stores.base import (
     AUDIT_GRAPH,
     GraphStore,
@@ -33,6 +37,8 @@ from fr_graph.stores.base import (
 # Graph names that are not groups: Graphiti's default database, FalkorDB's own, the audit.
 _NOT_GROUPS = {"default_db", "_", AUDIT_GRAPH}
 
+#: How long opening a FalkorDB server waits for its first answer (Neo4j's is the same).
+REACHABLE_TIMEOUT_S = 10.0
 #: How long opening a store waits for a rebuilt fact index (FalkorDB builds in the background).
 _INDEX_BUILD_WAIT_S = 120.0
 #: Rebuilds tried before a group is left as it is: a rebuild raced by the driver's own
@@ -179,6 +185,28 @@ class GroupGraphDriver(FalkorDriver):
         return build_falkor_fulltext_query(query, None, max_query_length)
 
 
+def _ping_server(host: str, port: int, username: str | None, password: str | None) -> None:
+    """Fail in one line within ``REACHABLE_TIMEOUT_S`` when no FalkorDB server answers: the
+    driver's constructor asks the server at once, with no timeout, and raises redis's own
+    traceback. The address is named without the credentials the URI may carry."""
+    address = f"falkordb://{host}:{port}"
+    client = redis.Redis(host=host, port=port, username=username, password=password,
+                         socket_connect_timeout=REACHABLE_TIMEOUT_S,
+                         socket_timeout=REACHABLE_TIMEOUT_S,
+                         retry=Retry(NoBackoff(), 0))  # redis retries a refusal for ~4.5 s
+    try:
+        client.ping()
+    except redis.AuthenticationError as exc:  # reachable, but the login is wrong
+        raise StoreError(f"FalkorDB at {address} refused the login ({one_line(exc)})",
+                         query="ping") from None
+    except (redis.ConnectionError, redis.TimeoutError, OSError) as exc:
+        raise StoreUnavailable(
+            f"store unavailable: cannot reach FalkorDB at --db {address} ({one_line(exc)}); "
+            "is the server running and the address right?") from None
+    finally:
+        client.close()
+
+
 class FalkorStore(GraphStore):
     dialect: cypher.Dialect = "falkordb"
     driver_class = FalkorDriver
@@ -202,8 +230,10 @@ class FalkorStore(GraphStore):
     def connect_server(cls, settings: Settings, tracer: Tracer | None = None) -> FalkorStore:
         assert settings.db is not None
         url = urlparse(settings.db)
-        return cls(FalkorDriver(host=url.hostname or "localhost", port=url.port or 6379,
-                                username=url.username, password=url.password),
+        host, port = url.hostname or "localhost", url.port or 6379
+        _ping_server(host, port, url.username, url.password)
+        return cls(FalkorDriver(host=host, port=port, username=url.username,
+                                password=url.password),
                    settings, tracer)
 
     def driver_for(self, group_id: str) -> GraphDriver:
