@@ -18,7 +18,7 @@ from typing import Annotated
 import typer
 
 from fr_graph.cli import bench, control, inspect, memory, retention
-from fr_graph.cli.common import State
+from fr_graph.cli.common import State, log_verbosely
 
 app = typer.Typer(
     name="fr-graph",
@@ -58,12 +58,19 @@ EmbeddingUrlOption = Annotated[str | None, typer.Option(
                                  "FR_GRAPH_EMBEDDING_API_KEY or OPENAI_API_KEY.")]
 
 
+VerboseOption = Annotated[bool, typer.Option(
+    "--verbose", help="Log fr-graph's and Graphiti's INFO messages to stderr (default: quiet).")]
+
+
 @app.callback()
 def main_options(db: DbOption = None, embedder: EmbedderOption = None,
                  embedding_model: EmbeddingModelOption = None,
                  embedding_dim: EmbeddingDimOption = None,
-                 embedding_base_url: EmbeddingUrlOption = None) -> None:
+                 embedding_base_url: EmbeddingUrlOption = None,
+                 verbose: VerboseOption = False) -> None:
     """fr-graph: lifecycle for Graphiti facts (categories, supersession, expiry, recall)."""
+    if verbose:
+        log_verbosely()
     State.db = db
     State.embedder = {"provider": embedder.value if embedder else None,
                       "model": embedding_model, "dim": embedding_dim,

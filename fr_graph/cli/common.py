@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import sys
 from collections.abc import Callable, Coroutine
 from datetime import datetime
@@ -34,6 +35,24 @@ class State:
     db: str | None = None
     #: ``--embedder`` and its options, over the environment (None: not given).
     embedder: ClassVar[dict[str, object]] = {}
+
+
+#: The loggers ``--verbose`` turns on: fr-graph's own and Graphiti's.
+VERBOSE_LOGGERS = ("fr_graph", "graphiti_core")
+_VERBOSE_HANDLER = "fr-graph --verbose"
+
+
+def log_verbosely() -> None:
+    """Send fr-graph's and Graphiti's INFO records to stderr. Without it the library adds no
+    handler, so only Python's last-resort warnings reach the terminal."""
+    for name in VERBOSE_LOGGERS:
+        logger = logging.getLogger(name)
+        logger.setLevel(logging.INFO)
+        if not any(h.name == _VERBOSE_HANDLER for h in logger.handlers):  # once per process
+            handler = logging.StreamHandler(sys.stderr)
+            handler.name = _VERBOSE_HANDLER
+            handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+            logger.addHandler(handler)
 
 
 def settings() -> Settings:
