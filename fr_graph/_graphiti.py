@@ -29,6 +29,7 @@ try:
     from graphiti_core.llm_client.client import LLMClient
     from graphiti_core.llm_client.config import LLMConfig
     from graphiti_core.nodes import EntityNode, EpisodeType, EpisodicNode
+    from graphiti_core.search.search_config import SearchConfig, SearchResults
     from graphiti_core.search.search_config_recipes import (
         EDGE_HYBRID_SEARCH_CROSS_ENCODER,
         EDGE_HYBRID_SEARCH_RRF,
@@ -53,4 +54,6 @@ __all__ = [
     "LLMConfig",
     "Neo4jDriver",
     "NextEpisodeEdge",
+    "SearchConfig",
+    "SearchResults",
 ]

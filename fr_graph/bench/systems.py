@@ -31,10 +31,14 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Final
 
 from fr_graph._graphiti import EDGE_HYBRID_SEARCH_CROSS_ENCODER, EDGE_HYBRID_SEARCH_RRF
-from fr_graph.core.intent import analyze_query
-from fr_graph.core.rerank import ABLATIONS, RerankConfig, rerank
+from fr_graph.core.rerank import ABLATIONS, RerankConfig
 from fr_graph.overlay import stable_uuid
-from fr_graph.pipeline.search import Candidates, build_batch, gather_candidates
+from fr_graph.pipeline.search import (
+    graphiti_edges,
+    rank_each,
+    retrieve,
+    scored_facts,
+)
 
 if TYPE_CHECKING:
     from fr_graph.api import FrGraph
@@ -63,37 +67,31 @@ class GroupIds:
         return [self.by_uuid[u] for u in uuids if u in self.by_uuid]
 
 
-def _ranked_ids(candidates: Candidates, order: list[int]) -> list[str]:
-    rows = candidates.rows
-    return [str((rows[i].get("overlay") or {}).get("source_id")) for i in order[:TOP]]
+async def _rankings(fr: FrGraph, group_id: str, query: str, now: datetime,
+                    configs: dict[str, RerankConfig], *, routed: bool = True
+                    ) -> dict[str, list[str]]:
+    """The top :data:`TOP` record ids under each configuration, from one retrieval."""
+    analysis, candidates = await retrieve(fr.store, fr.embedder, group_id, query, now,
+                                          routed=routed)
+    if not candidates.rows:
+        return {name: [] for name in configs}
+    ranked = rank_each(candidates, analysis, fr.policy.for_group(group_id), now, configs)
+    return {name: [str(hit.source_id) for hit in scored_facts(candidates, result,
+                                                              result.order[:TOP])]
+            for name, result in ranked.items()}
 
 
 async def fr_graph_rankings(fr: FrGraph, group_id: str, query: str, now: datetime, *,
                             ablations: bool) -> dict[str, list[str]]:
     """``full``, ``untyped`` and (with ``ablations``) every ablation of ``full``."""
-    analysis = analyze_query(query, now)
-    policy = fr.policy.for_group(group_id)
     configs: dict[str, RerankConfig] = {name: ABLATIONS[name] for name in FR_SYSTEMS}
     if ablations:
         configs.update({name: ABLATIONS[name] for name in ABLATION_SYSTEMS
                         if name != "no_routing"})
-    out: dict[str, list[str]] = {}
-    candidates = await gather_candidates(fr.store, fr.embedder, group_id, query, analysis)
-    batch = build_batch(candidates) if candidates.rows else None
-    for name, config in configs.items():
-        if batch is None:
-            out[name] = []
-            continue
-        ranked = rerank(batch, analysis, policy, now.timestamp(), config)
-        out[name] = _ranked_ids(candidates, [int(i) for i in ranked.order])
+    out = await _rankings(fr, group_id, query, now, configs)
     if ablations:
-        unrouted = await gather_candidates(fr.store, fr.embedder, group_id, query, None)
-        if unrouted.rows:
-            ranked = rerank(build_batch(unrouted), analysis, policy, now.timestamp(),
-                            ABLATIONS["no_routing"])
-            out["no_routing"] = _ranked_ids(unrouted, [int(i) for i in ranked.order])
-        else:
-            out["no_routing"] = []
+        out |= await _rankings(fr, group_id, query, now,
+                               {"no_routing": ABLATIONS["no_routing"]}, routed=False)
     return out
 
 
@@ -105,21 +103,15 @@ async def graphiti_off(fr: FrGraph, group_id: str, query: str, now: datetime) ->
 
 async def graphiti_valid(fr: FrGraph, ids: GroupIds, query: str) -> list[str]:
     """Graphiti's hybrid search with invalidated edges (``invalid_at`` set) filtered out."""
-    recipe = EDGE_HYBRID_SEARCH_RRF.model_copy(deep=True)  # Graphiti mutates its recipes
-    recipe.limit = VALID_POOL
-    found = await fr.graphiti(ids.group_id).search_(
-        query, config=recipe, group_ids=[ids.group_id],
-        query_vector=fr.embedder.embed_query(query).tolist())
+    found = await graphiti_edges(fr.graphiti(ids.group_id), fr.embedders,
+                                 EDGE_HYBRID_SEARCH_RRF, query, ids.group_id, VALID_POOL)
     return ids.ids([e.uuid for e in found.edges if e.invalid_at is None])[:TOP]
 
 
 async def graphiti_reranked(fr: FrGraph, ids: GroupIds, query: str) -> list[str]:
     """Graphiti's hybrid search with its cross-encoder reranking recipe."""
-    recipe = EDGE_HYBRID_SEARCH_CROSS_ENCODER.model_copy(deep=True)
-    recipe.limit = TOP
-    found = await fr.graphiti(ids.group_id).search_(
-        query, config=recipe, group_ids=[ids.group_id],
-        query_vector=fr.embedder.embed_query(query).tolist())
+    found = await graphiti_edges(fr.graphiti(ids.group_id), fr.embedders,
+                                 EDGE_HYBRID_SEARCH_CROSS_ENCODER, query, ids.group_id, TOP)
     return ids.ids([e.uuid for e in found.edges])[:TOP]
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from itertools import chain
@@ -26,7 +26,13 @@ from typing import Any, Final
 
 import numpy as np
 
-from fr_graph._graphiti import EDGE_HYBRID_SEARCH_RRF, Graphiti, LLMClient
+from fr_graph._graphiti import (
+    EDGE_HYBRID_SEARCH_RRF,
+    Graphiti,
+    LLMClient,
+    SearchConfig,
+    SearchResults,
+)
 from fr_graph.clients import LocalEmbedder
 from fr_graph.core.codes import CATEGORY_INDEX, N_CATEGORIES, STATE_CODE
 from fr_graph.core.context import format_context
@@ -392,16 +398,27 @@ def scored_facts(candidates: Candidates, ranked: Ranked, picks: Sequence[int] | 
 
 
 async def retrieve(store: GraphStore, embedder: LocalEmbedder, group_id: str, query: str,
-                   now: datetime) -> tuple[QueryAnalysis, Candidates]:
-    """The query's analysis as of ``now`` and the candidates retrieved with it."""
+                   now: datetime, *, routed: bool = True) -> tuple[QueryAnalysis, Candidates]:
+    """The query's analysis as of ``now`` and the candidates retrieved with it. Unrouted,
+    the category-forced candidates are left out (routing off must not keep what routing
+    brought in)."""
     analysis = analyze_query(query, now)
-    return analysis, await gather_candidates(store, embedder, group_id, query, analysis)
+    return analysis, await gather_candidates(store, embedder, group_id, query,
+                                             analysis if routed else None)
 
 
 def rank(candidates: Candidates, analysis: QueryAnalysis, policy: PolicyTable, now: datetime,
          config: RerankConfig) -> Ranked:
     """The one reranking step search, context and explain share (``policy`` group-resolved)."""
     return rerank(build_batch(candidates), analysis, policy, now.timestamp(), config)
+
+
+def rank_each(candidates: Candidates, analysis: QueryAnalysis, policy: PolicyTable,
+              now: datetime, configs: Mapping[str, RerankConfig]) -> dict[str, Ranked]:
+    """:func:`rank` under each named configuration, the candidates batched once."""
+    batch = build_batch(candidates)
+    return {name: rerank(batch, analysis, policy, now.timestamp(), config)
+            for name, config in configs.items()}
 
 
 async def search_facts(store: GraphStore, embedder: LocalEmbedder, policy: PolicyTable,
@@ -451,19 +468,29 @@ async def context_block(store: GraphStore, embedder: LocalEmbedder, policy: Poli
                           now=now)
 
 
+async def graphiti_edges(graphiti: Graphiti, embedders: FactEmbedders, recipe: SearchConfig,
+                         query: str, group_id: str, limit: int) -> SearchResults:
+    """Graphiti's own ``search_`` with an unchanged copy of ``recipe`` limited to ``limit``,
+    given the query's vector in the graph's embedding space: e5's query form when the graph
+    holds fr-graph's vectors (Graphiti would embed the query as a passage), else the
+    deployment embedder's."""
+    recipe = recipe.model_copy(deep=True)  # Graphiti mutates its recipes
+    recipe.limit = limit
+    vector = (embedders.local.embed_query(query).tolist() if embedders.shared
+              else await embedders.graph.create(query))
+    return await graphiti.search_(query, config=recipe, group_ids=[group_id],
+                                  query_vector=vector)
+
+
 async def graphiti_search(graphiti: Graphiti, store: GraphStore, embedders: FactEmbedders,
                           query: str, group_id: str, limit: int) -> list[ScoredFact]:
-    """Graphiti's own ``search_`` with an unchanged copy of EDGE_HYBRID_SEARCH_RRF, given
-    the same query vector fr-graph's own search uses (e5's query form: Graphiti would
-    embed the query as a passage)."""
-    recipe = EDGE_HYBRID_SEARCH_RRF.model_copy(deep=True)  # Graphiti mutates its recipes
-    recipe.limit = limit
-    vector = embedders.local.embed_query(query).tolist()
-    graph_vector = vector if embedders.shared else await embedders.graph.create(query)
-    found = await graphiti.search_(query, config=recipe, group_ids=[group_id],
-                                   query_vector=graph_vector)
+    """Graphiti's own hybrid search (EDGE_HYBRID_SEARCH_RRF, :func:`graphiti_edges`) as
+    scored facts."""
+    found = await graphiti_edges(graphiti, embedders, EDGE_HYBRID_SEARCH_RRF, query,
+                                 group_id, limit)
     if not found.edges:
         return []
+    vector = embedders.local.embed_query(query).tolist()
     rows = await store.run("fetch_facts", group_id, group_id=group_id,
                            edge_uuids=[e.uuid for e in found.edges], embedding=vector)
     by_uuid = {r["uuid"]: r for r in rows}

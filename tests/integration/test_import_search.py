@@ -9,8 +9,10 @@ import pytest
 
 from fr_graph.api import BatchQuery, FrGraph
 from fr_graph.config import Settings
+from fr_graph.core.rerank import ABLATIONS
 from fr_graph.errors import ImportValidationError, InputError
 from fr_graph.overlay import stable_uuid
+from fr_graph.pipeline.search import rank, rank_each, retrieve
 from tests.integration.helpers import group_file, write_jsonl
 
 pytestmark = pytest.mark.integration
@@ -162,3 +164,36 @@ async def test_graphitis_own_search_gets_the_query_vector_fr_graph_uses(
     assert hits and hits[0].source_id == "f-6"
     assert seen["query_vector"] == pytest.approx(fr.embedder.embed_query("chess").tolist())
     assert seen["query_vector"] != pytest.approx(fr.embedder.embed_passages(["chess"])[0].tolist())
+
+
+async def test_unrouted_retrieval_and_ranking_under_several_configs(
+    fr: FrGraph, group_id: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What the benchmark's arms use: retrieval without routing asks for no category-forced
+    candidates, and one candidate set ranked under several configurations ranks as under
+    each alone."""
+    await fr.import_file(group_file(tmp_path, "facts_small.jsonl", group_id))
+    now = datetime(2025, 6, 1, tzinfo=UTC)
+    query = "how much is my rent"
+    run = fr.store.run
+    asked: list[str] = []
+
+    async def recording(name: str, *args: object, **kwargs: object) -> object:
+        asked.append(name)
+        return await run(name, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(fr.store, "run", recording)
+    analysis, routed = await retrieve(fr.store, fr.embedder, group_id, query, now)
+    assert analysis.predicted_categories and "forced_candidates" in asked
+    asked.clear()
+    _, unrouted = await retrieve(fr.store, fr.embedder, group_id, query, now, routed=False)
+    assert "forced_candidates" not in asked and not unrouted.forced.any()
+    assert {r["uuid"] for r in unrouted.rows} <= {r["uuid"] for r in routed.rows}
+
+    policy = fr.policy.for_group(group_id)
+    configs = {name: ABLATIONS[name] for name in ("full", "untyped", "no_numeric_rescue")}
+    together = rank_each(routed, analysis, policy, now, configs)
+    for name, config in configs.items():
+        alone = rank(routed, analysis, policy, now, config)
+        assert together[name].order.tolist() == alone.order.tolist()
+        assert together[name].scores.tolist() == alone.scores.tolist()
