@@ -8,11 +8,17 @@ imports no store.
 Adding a backend:
 
 1. Write ``fr_graph/stores/<name>.py``: a ``GraphStore`` subclass with a ``driver_class``
-   (the Graphiti driver it wraps, for ``FrGraph.attach``) and a classmethod that opens it
-   from ``Settings``; give its Cypher dialect differences as the base class's overridable
-   methods and, where a query differs, a ``cypher/<dialect>/`` file.
+   (the Graphiti driver it wraps, for ``FrGraph.attach``) and a classmethod
+   ``(settings: Settings, tracer: Tracer | None) -> GraphStore`` that opens it; give its
+   Cypher dialect differences as the base class's overridable methods and, where a query
+   differs, a ``cypher/<dialect>/`` file.
 2. Register it in :data:`BACKENDS` below: its name, the ``--db`` prefixes that select it,
-   and ``"module:Class.opener"``.
+   and its module, class and opener.
+3. If it speaks a Cypher dialect of its own, add the dialect's name to ``Dialect`` in
+   ``fr_graph/cypher.py``.
+4. Say so where backends are listed for users: the global ``--db`` help
+   (``fr_graph/cli/__init__.py``), the README's backend table and, if the benchmark should
+   run on it, ``BenchBackend`` in ``fr_graph/cli/bench.py``.
 """
 
 from __future__ import annotations
@@ -26,25 +32,22 @@ from fr_graph.errors import ConfigError
 @dataclass(frozen=True, slots=True)
 class Backend:
     """One backend: ``--db`` values starting with one of ``prefixes`` select it (no
-    prefixes: a filesystem path); ``opener`` is ``"module:Class.classmethod"``."""
+    prefixes: a filesystem path); ``store_class`` in ``module`` opens it with its
+    classmethod ``opener``."""
 
     name: str
     prefixes: tuple[str, ...]
+    module: str
+    store_class: str
     opener: str
-
-    @property
-    def store_path(self) -> tuple[str, str, str]:
-        """(module, class name, opener classmethod name)."""
-        module, _, rest = self.opener.partition(":")
-        cls, _, method = rest.partition(".")
-        return module, cls, method
 
 
 BACKENDS: Final = (
     Backend("neo4j", ("bolt://", "bolt+s://", "bolt+ssc://", "neo4j://", "neo4j+s://",
-                      "neo4j+ssc://"), "fr_graph.stores.neo4j:Neo4jStore.connect"),
-    Backend("falkordb", ("falkordb://",), "fr_graph.stores.falkordb:FalkorStore.connect_server"),
-    Backend("embedded", (), "fr_graph.stores.falkordb:FalkorStore.open_embedded"),
+                      "neo4j+ssc://"), "fr_graph.stores.neo4j", "Neo4jStore", "connect"),
+    Backend("falkordb", ("falkordb://",), "fr_graph.stores.falkordb", "FalkorStore",
+            "connect_server"),
+    Backend("embedded", (), "fr_graph.stores.falkordb", "FalkorStore", "open_embedded"),
 )
 
 

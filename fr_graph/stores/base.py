@@ -268,8 +268,8 @@ class GraphStore(ABC):
 
 
 def _store_class(backend: Backend) -> type[GraphStore]:
-    module, name, _ = backend.store_path
-    store_class: type[GraphStore] = getattr(importlib.import_module(module), name)
+    store_class: type[GraphStore] = getattr(importlib.import_module(backend.module),
+                                            backend.store_class)
     return store_class
 
 
@@ -290,5 +290,5 @@ def open_store(settings: Settings, tracer: Tracer | None = None) -> GraphStore:
     """Build the store ``settings.db`` selects (embedded FalkorDB when unset)."""
     backend = backend_for(settings.db)
     opener: Callable[[Settings, Tracer | None], GraphStore] = getattr(
-        _store_class(backend), backend.store_path[2])
+        _store_class(backend), backend.opener)
     return opener(settings, tracer)
