@@ -16,6 +16,8 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Protocol, runtime_checkable
 
+from fr_graph.classify.extract import ExtractedFact, extract_facts
+from fr_graph.classify.rules import RulesClassifier, classify_fact
 from fr_graph.core.classification import Classification
 
 
@@ -38,9 +40,6 @@ class FactClassifier(Protocol):
         """Classify many facts, in order; ``observed_at`` is shared or one per fact."""
         ...
 
-
-from fr_graph.classify.extract import ExtractedFact, extract_facts  # noqa: E402
-from fr_graph.classify.rules import RulesClassifier, classify_fact  # noqa: E402
 
 __all__ = [
     "ExtractedFact",
