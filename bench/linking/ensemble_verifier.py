@@ -14,6 +14,8 @@ import argparse
 import json
 from pathlib import Path
 
+from timelines import hard_bands  # this script's folder
+
 from fr_graph.classify.linking import VerifierEnsemble, VerifierModel
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -28,12 +30,7 @@ def main() -> None:
     args = parser.parse_args()
     models = tuple(VerifierModel.from_json(json.loads(Path(path).read_text("utf-8")))
                    for path in args.models)
-    try:
-        updates, cancels, completes = (float(part) for part in args.hard_bands.split("/"))
-    except ValueError as exc:
-        raise SystemExit(f"--hard-bands: expected UPDATES/CANCELS/COMPLETES, "
-                         f"got {args.hard_bands!r}") from exc
-    bands = models[0].bands.with_hard_bands(updates, cancels, completes)
+    bands = models[0].bands.with_hard_bands(*hard_bands(args.hard_bands, "--hard-bands"))
     meta = {"ensemble_of": [{"model": m.meta.get("model"), "vectors": m.vectors,
                              "pairs": m.meta.get("pairs"), "seed": m.meta.get("seed"),
                              "cv_macro_f1": m.meta.get("cv_macro_f1")} for m in models],

@@ -73,12 +73,17 @@ def chosen_verifier(model_file: str | None, spec: str | None) -> OfflineVerifier
              if model_file else shipped_model())
     if spec is None:
         return OfflineVerifier(model)
+    return OfflineVerifier(replace(model, bands=model.bands.with_hard_bands(
+        *hard_bands(spec, "--bands"))))
+
+
+def hard_bands(spec: str, option: str) -> tuple[float, float, float]:
+    """``UPDATES/CANCELS/COMPLETES`` as three bands; a one-line exit naming ``option``."""
     try:
         updates, cancels, completes = (float(part) for part in spec.split("/"))
     except ValueError as exc:
-        raise SystemExit(f"--bands: expected UPDATES/CANCELS/COMPLETES, got {spec!r}") from exc
-    return OfflineVerifier(replace(model, bands=model.bands.with_hard_bands(
-        updates, cancels, completes)))
+        raise SystemExit(f"{option}: expected UPDATES/CANCELS/COMPLETES, got {spec!r}") from exc
+    return updates, cancels, completes
 
 
 async def score(personas: list[dict[str, Any]], verbose: bool,

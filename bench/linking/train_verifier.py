@@ -24,6 +24,7 @@ import numpy as np
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import StratifiedGroupKFold
 from sklearn.neural_network import MLPClassifier
+from timelines import hard_bands  # this script's folder
 
 from fr_graph.classify.linking import (
     FEATURE_NAMES,
@@ -316,8 +317,7 @@ def main() -> None:
     final = estimator.fit(xs, y)
     bands = calibrate(y, cv_probs[chosen])
     if args.hard_bands:  # chosen on whole-store timelines, where the pair bands are too strict
-        updates, cancels, completes = (float(part) for part in args.hard_bands.split("/"))
-        bands = bands.with_hard_bands(updates, cancels, completes)
+        bands = bands.with_hard_bands(*hard_bands(args.hard_bands, "--hard-bands"))
     if args.save_cv:  # to recalibrate without refitting
         np.savez_compressed(args.save_cv, truth=y, probs=cv_probs[chosen], groups=groups)
     counts = {str(r): int(np.sum(y == i)) for i, r in enumerate(RELATIONS)}
