@@ -16,9 +16,9 @@ Adding a backend:
    and its module, class and opener.
 3. If it speaks a Cypher dialect of its own, add the dialect's name to ``Dialect`` in
    ``fr_graph/cypher.py``.
-4. Say so where backends are listed for users: the global ``--db`` help
-   (``fr_graph/cli/__init__.py``), the README's backend table and, if the benchmark should
-   run on it, ``BenchBackend`` in ``fr_graph/cli/bench.py``.
+The global ``--db`` help, ``fr-graph bench lifecycle --backend`` and the README's backend
+table are built from the registry (a test holds the README to :func:`backend_table`), so a
+registered backend is listed to users with no further edit.
 """
 
 from __future__ import annotations
@@ -33,22 +33,53 @@ from fr_graph.errors import ConfigError
 class Backend:
     """One backend: ``--db`` values starting with one of ``prefixes`` select it (no
     prefixes: a filesystem path); ``store_class`` in ``module`` opens it with its
-    classmethod ``opener``."""
+    classmethod ``opener``. ``db_help`` says how ``--db`` selects it (CLI help, plain
+    text); ``db_forms`` and ``description`` are its row of the README's backend table
+    (Markdown)."""
 
     name: str
     prefixes: tuple[str, ...]
     module: str
     store_class: str
     opener: str
+    db_help: str
+    db_forms: str
+    description: str
 
 
 BACKENDS: Final = (
     Backend("neo4j", ("bolt://", "bolt+s://", "bolt+ssc://", "neo4j://", "neo4j+s://",
-                      "neo4j+ssc://"), "fr_graph.stores.neo4j", "Neo4jStore", "connect"),
+                      "neo4j+ssc://"), "fr_graph.stores.neo4j", "Neo4jStore", "connect",
+            db_help="bolt://… or neo4j://… (Neo4j)",
+            db_forms="`bolt://host:7687`, `neo4j://…`",
+            description="Neo4j ≥ 5.26; credentials from `NEO4J_USER` / `NEO4J_PASSWORD`"),
     Backend("falkordb", ("falkordb://",), "fr_graph.stores.falkordb", "FalkorStore",
-            "connect_server"),
-    Backend("embedded", (), "fr_graph.stores.falkordb", "FalkorStore", "open_embedded"),
+            "connect_server",
+            db_help="falkordb://host:port (a FalkorDB server)",
+            db_forms="`falkordb://host:6379`",
+            description="a FalkorDB server (`falkordb://user:password@host:port` if it "
+                        "asks for a login)"),
+    Backend("embedded", (), "fr_graph.stores.falkordb", "FalkorStore", "open_embedded",
+            db_help="a path for the embedded store (default: the embedded store in your user "
+                    "data folder)",
+            db_forms="unset, or a path (`./mem`, `/data/x.db`)",
+            description="embedded FalkorDB (`falkordblite`) at that path, a folder or a file; "
+                        "unset: in your user data folder"),
 )
+
+#: Every backend's name, in registry order (``bench lifecycle --backend`` choices).
+BACKEND_NAMES: Final = tuple(backend.name for backend in BACKENDS)
+
+
+def db_option_help() -> str:
+    """The help text of the global ``--db`` option: each backend's ``db_help``."""
+    return "; ".join(backend.db_help for backend in BACKENDS) + "."
+
+
+def backend_table() -> str:
+    """The README's backend table (Markdown), one row per backend."""
+    rows = [f"| {backend.db_forms} | {backend.description} |" for backend in BACKENDS]
+    return "\n".join(["| `--db` / `FR_GRAPH_DB` | backend |", "| --- | --- |", *rows])
 
 
 def backend_for(db: str | None) -> Backend:

@@ -17,6 +17,7 @@ from typing import Annotated
 
 import typer
 
+from fr_graph.backends import db_option_help
 from fr_graph.cli import bench, control, inspect, memory, retention
 from fr_graph.cli.common import State, log_verbosely
 
@@ -31,8 +32,7 @@ app = typer.Typer(
 
 DbOption = Annotated[str | None, typer.Option(
     "--db", envvar="FR_GRAPH_DB",
-    help="bolt://… or neo4j://… (Neo4j), falkordb://host:port, or a path for the embedded "
-         "store. Default: the embedded store in your user data folder.")]
+    help=db_option_help())]
 
 
 class EmbedderName(StrEnum):

@@ -2,9 +2,10 @@
 
 The only module of the command that loads the benchmark package (and its ``bench`` extra:
 scipy, matplotlib). The embedded backend runs in a temporary store (deleted afterwards: it
-only ever holds the benchmark's own groups) unless ``--db`` names one; Neo4j needs ``--db
-bolt://…`` (or the global ``--db`` / ``FR_GRAPH_DB``) and keeps the benchmark's groups
-(``lb-<nonce>-…``), as nothing is deleted unless asked by name.
+only ever holds the benchmark's own groups) unless ``--db`` names one; a server backend
+(Neo4j, a FalkorDB server: any registered backend) needs its ``--db`` URI (or the global
+``--db`` / ``FR_GRAPH_DB``) and keeps the benchmark's groups (``lb-<nonce>-…``), as nothing
+is deleted unless asked by name.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Annotated
 
 import typer
 
+from fr_graph.backends import BACKEND_NAMES, BACKENDS
 from fr_graph.cli.common import State, err, fail, out
 from fr_graph.errors import FrGraphError, InputError
 
@@ -27,22 +29,25 @@ BENCH_EXTRA = ("scipy", "matplotlib")
 commands = typer.Typer(help="Benchmarks that run against a real store.", no_args_is_help=True)
 
 
-class BenchBackend(StrEnum):
-    EMBEDDED = "embedded"
-    NEO4J = "neo4j"
-
-
 class BenchSize(StrEnum):
     QUICK = "quick"
     FULL = "full"
 
 
+def _registered_backend(value: str) -> str:
+    """``--backend``: any registered backend's name, in any case (the registry is the list)."""
+    name = value.lower()
+    if name not in BACKEND_NAMES:
+        raise typer.BadParameter(f"{value!r} is not one of {', '.join(BACKEND_NAMES)}")
+    return name
+
+
 @commands.command("lifecycle")
 def lifecycle(
-    backend: Annotated[BenchBackend, typer.Option(
-        "--backend", case_sensitive=False,
-        help="embedded: FalkorDB in a temporary folder (or --db PATH); neo4j: --db "
-             "bolt://…")] = BenchBackend.EMBEDDED,
+    backend: Annotated[str, typer.Option(
+        "--backend", metavar=f"[{'|'.join(BACKEND_NAMES)}]", callback=_registered_backend,
+        help="embedded: FalkorDB in a temporary folder (or --db PATH); a server backend "
+             "needs its --db URI")] = "embedded",
     db: Annotated[str | None, typer.Option(
         "--db", help="The store to run in (default: the global --db; for embedded, a "
                      "temporary folder).")] = None,
@@ -64,17 +69,19 @@ def lifecycle(
                         "installed): pip install 'fr-graph[bench]'"))
     from fr_graph.bench.runner import run_lifecycle_bench
 
-    target = out_dir or Path("bench") / "results" / f"lifecycle-{backend.value}"
+    target = out_dir or Path("bench") / "results" / f"lifecycle-{backend}"
     uri = db or State.db
     try:
         with tempfile.TemporaryDirectory(prefix="fr-graph-bench-") as scratch:
             if uri is None:
-                if backend is BenchBackend.NEO4J:
-                    raise InputError("--backend neo4j: give --db bolt://… (or FR_GRAPH_DB)")
+                prefixes = next(b.prefixes for b in BACKENDS if b.name == backend)
+                if prefixes:
+                    raise InputError(f"--backend {backend}: give --db {prefixes[0]}… "
+                                     "(or FR_GRAPH_DB)")
                 uri = scratch
             settings = Settings.from_env(db=uri)
-            if settings.backend != backend.value:
-                raise InputError(f"--db {uri!r}: not a {backend.value} store "
+            if settings.backend != backend:
+                raise InputError(f"--db {uri!r}: not a {backend} store "
                                  f"(it is {settings.backend})")
 
             async def body() -> Path:

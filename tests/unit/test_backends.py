@@ -6,10 +6,13 @@ from __future__ import annotations
 import importlib
 import inspect
 import typing
+from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
-from fr_graph.backends import BACKENDS, Backend, backend_for
+from fr_graph.backends import BACKEND_NAMES, BACKENDS, Backend, backend_for, backend_table
+from fr_graph.cli import app
 from fr_graph.config import Settings
 from fr_graph.errors import ConfigError
 from fr_graph.stores.base import GraphStore, Tracer
@@ -49,3 +52,34 @@ def test_every_registered_store_resolves(backend: Backend) -> None:
 def test_names_are_unique_and_exactly_one_backend_takes_paths() -> None:
     assert len({b.name for b in BACKENDS}) == len(BACKENDS)
     assert sum(not b.prefixes for b in BACKENDS) == 1
+
+
+def test_the_readme_lists_every_backend_as_the_registry_does() -> None:
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    assert backend_table() in readme
+
+
+def test_the_db_help_and_bench_choices_come_from_the_registry() -> None:
+    runner = CliRunner()
+    top = runner.invoke(app, ["--help"], terminal_width=400)
+    flat_help = " ".join(top.output.replace("│", " ").split())
+    for backend in BACKENDS:
+        assert " ".join(backend.db_help.split()) in flat_help
+    bench = runner.invoke(app, ["bench", "lifecycle", "--help"], terminal_width=400)
+    assert "[neo4j|falkordb|embedded]" in bench.output
+    assert BACKEND_NAMES == ("neo4j", "falkordb", "embedded")
+
+
+def test_a_server_backend_without_a_uri_is_one_line_naming_its_scheme() -> None:
+    result = CliRunner().invoke(app, ["bench", "lifecycle", "--backend", "FalkorDB"])
+    assert result.exit_code == 1
+    assert result.stderr.strip() == ("error: --backend falkordb: give --db falkordb://… "
+                                     "(or FR_GRAPH_DB)")
+
+
+def test_an_unregistered_bench_backend_is_a_usage_error() -> None:
+    result = CliRunner().invoke(app, ["bench", "lifecycle", "--backend", "sqlite"],
+                                terminal_width=400)
+    assert result.exit_code == 2
+    flat = " ".join(result.output.replace("│", " ").split())
+    assert "'sqlite' is not one of neo4j, falkordb, embedded" in flat
