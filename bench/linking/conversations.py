@@ -1,6 +1,7 @@
 """Long single-project conversations: does lifecycle cost current-answer recall?
 
     .venv/bin/python bench/linking/conversations.py [--db DIR] [--out FILE.json]
+        [--verifier FILE] [--bands UPDATES/CANCELS/COMPLETES]
 
 Imports every ``bench/linking/conversations/conv_*.jsonl`` (user messages of one evolving
 project each, written for this benchmark) as message records through ``FrGraph.import_file``
@@ -18,8 +19,11 @@ nothing for a group id with ``-`` (see the drop-in issue), which would leave its
 search on cosine alone.
 
 Messages whose facts the extractor never produced count against both systems alike (the
-report says how many). The same script runs against another checkout's library with
-``PYTHONPATH=that/checkout`` (the before/after comparison in BENCHMARKS).
+report says how many). ``--verifier`` and ``--bands`` run a candidate verifier as
+``timelines.py`` does; the result lists, per question, whether each system found the
+current answer and was stale (``per_question``), so two runs can be diffed. The same script
+runs against another checkout's library with ``PYTHONPATH=that/checkout`` (the before/after
+comparison in BENCHMARKS).
 """
 
 from __future__ import annotations
@@ -32,6 +36,8 @@ from collections import Counter
 from datetime import datetime
 from pathlib import Path
 from typing import Any
+
+from timelines import chosen_verifier  # this script's folder
 
 from fr_graph._graphiti import EDGE_HYBRID_SEARCH_RRF
 from fr_graph.api import FrGraph
@@ -64,15 +70,19 @@ async def graphiti_top(fr: FrGraph, query: str, group: str, limit: int) -> list[
     return [message_of(source.get(u)) for u in uuids]
 
 
+def judged(q: dict[str, Any], top: list[str | None]) -> tuple[bool, bool]:
+    """(every current message in the top 10, a stale message in the top 5)."""
+    return (all(m in top[:10] for m in q["current"]),
+            bool(q["stale"]) and any(m in top[:5] for m in q["stale"]))
+
+
 def score(questions: list[dict[str, Any]], tops: dict[str, list[str | None]]
           ) -> dict[str, Any]:
     recall = stale = clean = with_stale = 0
     by_kind: Counter[str] = Counter()
     hits_by_kind: Counter[str] = Counter()
     for q in questions:
-        top = tops[q["id"]]
-        found = all(m in top[:10] for m in q["current"])
-        is_stale = bool(q["stale"]) and any(m in top[:5] for m in q["stale"])
+        found, is_stale = judged(q, tops[q["id"]])
         recall += found
         stale += is_stale
         with_stale += bool(q["stale"])
@@ -89,7 +99,11 @@ async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--db", default=None)
     parser.add_argument("--out", default=None)
+    parser.add_argument("--bands", help="hard bands UPDATES/CANCELS/COMPLETES for this run")
+    parser.add_argument("--verifier", help="a candidate verifier file (train_verifier.py --out) "
+                        "instead of the shipped one")
     args = parser.parse_args()
+    verifier = chosen_verifier(args.verifier, args.bands)
     questions = [json.loads(line) for line in (DATA / "questions.jsonl").open(encoding="utf-8")
                  if line.strip()]
     for q in questions:
@@ -99,7 +113,7 @@ async def main() -> None:
     tops: dict[str, dict[str, list[str | None]]] = {"full": {}, "graphiti": {}}
     extracted: set[str] = set()
     messages = 0
-    async with FrGraph(Settings(db=db)) as fr:
+    async with FrGraph(Settings(db=db), verifier=verifier) as fr:
         for path in sorted(DATA.glob("conv_*.jsonl")):
             records = [json.loads(line) for line in path.open(encoding="utf-8") if line.strip()]
             for record in records:
@@ -127,8 +141,12 @@ async def main() -> None:
         "current_messages_without_fact": len(needed - extracted),
         "current_messages": len(needed),
         "systems": {name: score(questions, found) for name, found in tops.items()},
+        "verifier": args.verifier, "bands": args.bands,
+        "per_question": {q["id"]: {name: dict(zip(("found", "stale"), judged(q, found[q["id"]]),
+                                                  strict=True))
+                                   for name, found in tops.items()} for q in questions},
     }
-    print(json.dumps(result, indent=1))
+    print(json.dumps({k: v for k, v in result.items() if k != "per_question"}, indent=1))
     if args.out:
         Path(args.out).write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
 
