@@ -125,6 +125,14 @@ _CORRECTION = _rx(r"correct(?:ion|ed|ing)", r"misremember\w*", r"mis-?spoke", r"
                   r"(?:said|wrote|typed|told you) [^.;]{0,40}by mistake", r"my mistake",
                   r"my bad", r"i meant(?! to\b)", r"never actually",
                   r"(?:wasn't|was not|isn't|is not) actually")
+# A note that adds a second one beside the one it names ("Bought a second budgie to keep
+# Sonny company", "Got a pup, Red, to train up alongside Blue") replaces nothing, unless it
+# says the first one is gone ("Sold the Civic, bought a second car").
+_ADDITION = re.compile(r"\b(?:a second|alongside|(?:one|two) more)\b(?![-'])"
+                       r"|\bkeep (?:\w+ ){1,2}company\b")
+_GONE = _rx(r"sold", r"sell\w*", r"left", r"quit\w*", r"gave up", r"got rid", r"replac\w+",
+            r"traded", r"died", r"passed away", r"put down", r"rehom\w+", r"lost", r"broke up",
+            r"instead", r"no longer", r"anymore", r"any more", r"stopp?\w*", r"ended")
 _CLAUSE_BREAK = re.compile(r",(?!\d)|[;:!?]|\.(?!\d)| but | and ")
 _QUESTION = re.compile(
     r"^(?:is|are|am|was|were|do|does|did|can|could|should|would|will|how|what|when|where|why|"
@@ -185,6 +193,7 @@ class TextCues:
     reported: bool
     episode: bool
     correction: bool
+    addition: bool
     length: int
     category: Category
     slot_key: str | None
@@ -226,6 +235,7 @@ def text_cues(text: str) -> TextCues:
         first_person=bool(_FIRST_PERSON.search(norm)), past=bool(_PAST.search(norm)),
         reported=_is_report(text, norm), episode=bool(_EPISODE.search(norm)),
         correction=bool(_CORRECTION.search(norm)),
+        addition=bool(_ADDITION.search(norm) and not _GONE.search(norm)),
         length=len(tokens), category=verdict.category, slot_key=verdict.slot_key,
         marker=str(verdict.marker),
     )

@@ -657,6 +657,9 @@ def _may_end(earlier: _Fact, decision: LinkDecision, pair: PairInput) -> bool:
       no state of the person, on either side of a link: it ends nothing and nothing ends it.
     * A one-off happening told with its moment ("Watched a film last night") is over when
       told: nothing updates it.
+    * A note that adds a second one beside the one the earlier note names ("Bought a second
+      budgie to keep Sonny company" after "Keeps a budgie called Sonny") updates nothing,
+      unless it says the first one is gone.
     * Only a plan, project, booking or obligation can be completed or cancelled: on small
       talk ("Watched a film last night, pretty good") the verifier reads one finished event
       as completing another. A note that itself calls something off or reports it done
@@ -671,7 +674,8 @@ def _may_end(earlier: _Fact, decision: LinkDecision, pair: PairInput) -> bool:
     older, newer = text_cues(pair.older), text_cues(pair.newer)
     if older.reported or newer.reported:
         return False
-    if decision.relation is Relation.UPDATES and older.episode:
+    if decision.relation is Relation.UPDATES and (
+            older.episode or (newer.addition and older.names & (newer.names | newer.words))):
         return False
     if decision.relation in (Relation.COMPLETES, Relation.CANCELS) and (
             not (earlier.category in PLAN_CATEGORIES or older.plan)
