@@ -19,7 +19,7 @@ import typer
 
 from fr_graph.backends import db_option_help
 from fr_graph.cli import bench, control, inspect, memory, retention
-from fr_graph.cli.common import State, log_verbosely
+from fr_graph.cli.common import State, log_verbosely, quiet_driver_notifications
 
 app = typer.Typer(
     name="fr-graph",
@@ -71,6 +71,8 @@ def main_options(db: DbOption = None, embedder: EmbedderOption = None,
     """fr-graph: lifecycle for Graphiti facts (categories, supersession, expiry, recall)."""
     if verbose:
         log_verbosely()
+    else:
+        quiet_driver_notifications()
     State.db = db
     State.embedder = {"provider": embedder.value if embedder else None,
                       "model": embedding_model, "dim": embedding_dim,

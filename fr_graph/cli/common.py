@@ -55,6 +55,14 @@ def log_verbosely() -> None:
             logger.addHandler(handler)
 
 
+def quiet_driver_notifications() -> None:
+    """Keep the Neo4j driver's query notifications off the terminal: it logs one WARNING per
+    query that names a property no edge has yet (Graphiti's searches read
+    ``reference_time``), which the last-resort handler prints as a screenful of text per
+    search. ``--verbose`` leaves them on."""
+    logging.getLogger("neo4j.notifications").setLevel(logging.ERROR)
+
+
 def settings() -> Settings:
     return Settings.from_env(db=State.db, embedder=State.embedder)
 

@@ -101,3 +101,16 @@ def test_an_embedded_store_that_cannot_start_is_one_line(tmp_path: Path) -> None
     assert errors == [done.stderr.strip().splitlines()[0]], done.stderr
     assert "the embedded store did not start" in errors[0] and str(tmp_path) in errors[0]
     assert "Traceback" not in done.stderr
+
+
+def test_a_graphiti_search_prints_nothing_on_stderr(settings: Settings, group_id: str,
+                                                    tmp_path: Path) -> None:
+    """``--policy off`` runs Graphiti's own search; on Neo4j the driver logged one WARNING
+    per query naming a property no edge has (``reference_time``), a screenful per search.
+    Quiet unless --verbose."""
+    path = group_file(tmp_path, "facts_small.jsonl", group_id)
+    assert fr_graph(settings, "import", str(path)).returncode == 0
+    done = fr_graph(settings, "search", "where does my sister live", "--group", group_id,
+                    "--policy", "off", "--limit", "2")
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
