@@ -157,6 +157,16 @@ _ASKING = re.compile(
     r"|pasting|pasted|see below|sharing)\b",
     re.IGNORECASE,
 )
+# An indirect question: "I don't know how firm to be", "I'm not sure whether it applies",
+# "I'm trying to figure out how much to set aside", "I can't tell if she's annoyed".
+_WONDERING = re.compile(
+    r"^(?:i|i'm|im|we|we're)\s+(?:(?:honestly|just|really|still|kind of|kinda)\s+)*"
+    r"(?:(?:don't|dont|do not|can't|cant|cannot|didn't|didnt)\s+(?:know|understand|get|tell"
+    r"|see|decide|figure out|work out)|(?:am|'m)?\s*not sure|(?:have|had) no (?:idea|clue)"
+    r"|(?:am|'m|was)?\s*wondering|wonder|(?:am|'m)?\s*trying to (?:figure out|work out"
+    r"|understand|decide))"
+    r"\s+(?:\S+\s+)?(?:how|why|what|whether|if|which|where|when|who)\b",
+    re.IGNORECASE)
 # Addressed to someone: "your suggestion worked", "you need to check in by 3pm". Without a
 # first-person word it is not a statement about the user.
 _SECOND_PERSON = re.compile(r"\b(?:you|your|yours|you're|you've|you'll|u|ur)\b", re.IGNORECASE)
@@ -417,10 +427,45 @@ def _clean(text: str, start: int, end: int) -> tuple[str, int, int]:
     return cleaned, new_start, max(new_start, new_end)
 
 
+# A question without its question mark: an auxiliary before its subject ("is that normal
+# sibling stuff or", "isn't that the same thing", "are my kids ok"), or a clause trailing
+# off in "or". Not "did"/"had": chat drops the "I" before them ("did my first 10k").
+_INVERTED = re.compile(
+    r"^(?:is|isn't|are|aren't|am|was|wasn't|were|weren't|should|shouldn't|would|wouldn't"
+    r"|could|couldn't|can|can't|will|won't|does|doesn't|do|don't)\s+(?:i|you|we|he|she|it"
+    r"|they|that|this|these|those|there)\b"
+    r"|^(?:is|isn't|are|aren't|should|would|could|can|will|does|do)\s+(?:the|a|an|my|our"
+    r"|your|his|her|their|\d)"
+    r"|\s(?:or|or not|or what)$",
+    re.IGNORECASE)
+
+
 def _is_question_or_chatter(clause: str, terminator: str) -> bool:
     if "?" in terminator:
         return True
-    return bool(_SMALL_TALK.match(clause) or _QUESTION_START.match(clause))
+    return bool(_SMALL_TALK.match(clause) or _QUESTION_START.match(clause)
+                or _INVERTED.search(clause))
+
+
+# Pointing at the message's paste: "my sister sent me this", "got this letter today",
+# "found this packing list on a blog", "this is the export from our booking system". What
+# it says is the paste's, not news about the user; only what it discloses in passing stays.
+_POINTS_AT_PASTE = re.compile(
+    r"\b(?:sent|forwarded|got|received|found|gave|wrote|posted|shared|texted|emailed"
+    r"|messaged|copied|pasted|read|saw|attached|assigned|pulled)(?:\s+[\w'-]+){0,2}?"
+    r"\s+(?:this|these)\b"
+    r"|^(?:this|these)(?:\s+(?:is|are|was|were|landed|came|arrived)|'s|\u2019s)\b",
+    re.IGNORECASE)
+
+
+def _only_points_at_paste(clause: str) -> bool:
+    """A short pointer at the paste that names nothing of its own: no number, no name,
+    at most eight words ("got this letter today"; not "my trainer Kenji wrote this plan")."""
+    tokens = clause.split()
+    return (len(tokens) <= 8 and not re.search(r"\d", clause)
+            and not any(t[:1].isupper() and t not in ("I", "I'm", "I've", "I'd", "I'll")
+                        for t in tokens[1:])
+            and bool(_POINTS_AT_PASTE.search(clause)))
 
 
 def _terminator(text: str, end: int) -> str:
@@ -461,8 +506,10 @@ def _specific(phrase: str) -> bool:
                           else phrase)) or len(phrase.split()) >= 3
 
 
-def _disclosures(text: str, start: int, end: int) -> list[tuple[str, int, int]]:
-    """Statements a question or request makes in passing: ``(statement, start, end)``."""
+def _disclosures(text: str, start: int, end: int, *, things: bool = True
+                 ) -> list[tuple[str, int, int]]:
+    """Statements a question or request makes in passing: ``(statement, start, end)``: a
+    first-person reason, else (with ``things``) the user's specific possessions it names."""
     clause = text[start:end]
     found: list[tuple[str, int, int]] = []
     reason = _EMBEDDED_CLAUSE.search(clause)
@@ -473,7 +520,7 @@ def _disclosures(text: str, start: int, end: int) -> list[tuple[str, int, int]]:
         body = rest.rstrip(" ?!.,")
         if len(body.split()) >= 3:
             found.append((body, start + reason.end(), start + reason.end() + len(body)))
-    if found:
+    if found or not things:
         return found
     for match in _MY_THING.finditer(clause):
         phrase = match.group(1)
@@ -612,8 +659,12 @@ def extract_message(text: str, observed_at: datetime) -> MessageExtraction:
             if examined > MAX_CLAUSES:
                 return MessageExtraction(facts, regions)
             clause, span_start, span_end = _clean(prose, c_start, c_end)
-            if len(clause) < 3 or not re.search(r"[A-Za-z]", clause):
-                continue
+            if len(clause) < 3 or not re.search(r"[A-Za-z]", clause) or (
+                    " " not in clause and not _PAST_START.match(clause)):
+                continue  # one word is a label or a heading, unless it is news ("Booked!")
+            if (regions and len(clause.split()) <= 3 and not _PERSONAL.search(clause)
+                    and prose.startswith(":", span_end)):
+                continue  # a label over the paste: "Test results:", "Macro:"
             # "it"/"she" resolved to the message's own topic where simple: a person named
             # in the clause before ("My daughter Maya got in. She starts in September").
             resolved = _resolve_pronoun(clause, person)
@@ -621,12 +672,16 @@ def extract_message(text: str, observed_at: datetime) -> MessageExtraction:
             clause = resolved or clause
             request = bool(_REQUEST_START.match(clause))
             verdict = classify_fact(clause, observed_at) if request else None
+            pointer = bool(regions) and _only_points_at_paste(clause)
             if ((_is_question_or_chatter(clause, terminator if c_end == s_end else "")
-                    or request or _ASKING.match(clause))
+                    or request or _ASKING.match(clause) or _WONDERING.match(clause)
+                    or pointer)
                     and not (verdict and verdict.instruction_like)):
                 # Asked, not told: keep only what it discloses in passing. (An instruction
-                # to the assistant is kept whole, for the classifier to quarantine.)
-                for statement, d_start, d_end in _disclosures(prose, span_start, span_end):
+                # to the assistant is kept whole, for the classifier to quarantine.) A
+                # pointer's "my X" is the paste's sender or source, not news.
+                for statement, d_start, d_end in _disclosures(prose, span_start, span_end,
+                                                              things=not pointer):
                     if not add(statement, (d_start, d_end)):
                         return MessageExtraction(facts, regions)
                 continue

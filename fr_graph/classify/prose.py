@@ -56,6 +56,8 @@ _LOG = re.compile(
     r"|\[?(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|CRITICAL)\]?[\s:]"
     # A chat export: "[14/05 21:02] Rocío: ...", "12/05/2026, 21:02 - Beto: ..."
     r"|\[?\d{1,2}[/.]\d{1,2}(?:[/.]\d{2,4})?,?\s+\d{1,2}:\d{2}(?::\d{2})?\]?\s*(?:-\s*)?[^:]{1,40}:"
+    # ... or its time alone in brackets: "[10:04] Mel: ...", "[9:15 PM] Dad: ..."
+    r"|\[\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp]\.?[Mm]\.?)?\]\s*(?:-\s*)?[^:\]]{1,40}:"
     r"|\w+\s+\|\s+(?:TRACE|DEBUG|INFO|WARN|ERROR)|[$#] |>>> |\.\.\. |PS [A-Z]:\\|C:\\)"
 )
 _CODE_START = re.compile(
@@ -63,13 +65,19 @@ _CODE_START = re.compile(
     r"|for .* in .*:\s*$|while .*:\s*$|elif |else:|try:|except\b|finally:|with .* as .*:"
     r"|async def |await |function\b|const |let |var |public |private |protected |static "
     r"|package |#include|#!/|@[\w.]+(?:\(|\s*$)|SELECT |INSERT |UPDATE \w+ SET|CREATE TABLE"
-    r"|DELETE FROM|ALTER TABLE|<\/?[a-zA-Z][\w-]*(?:\s[^>]*)?\/?>|\}|\{|\)|\]|//|/\*|\*/"
+    r"|DELETE FROM|ALTER TABLE|(?:WHERE|HAVING|GROUP BY|ORDER BY|(?:LEFT |RIGHT |INNER )?JOIN"
+    r"|FROM|AND|OR|LIMIT|VALUES|RETURNING|UNION|WITH) \S"
+    # Dockerfile instructions.
+    r"|(?:RUN|CMD|COPY|ADD|ENV|EXPOSE|WORKDIR|ENTRYPOINT|ARG|VOLUME|LABEL) \S"
+    r"|<\/?[a-zA-Z][\w-]*(?:\s[^>]*)?\/?>|\}|\{|\)|\]|//|/\*|\*/"
     r"|--\s|<!--|\w+\s*=\s*[\w\"'\[{(]|\w+\.\w+\(|\w+\(.*\)\s*;?\s*$|\$\w+\s*="
     r"|\"[\w -]+\":\s|\[\w+ \"[^\"]*\"\]|[-=*#~]{3,}.*[-=*#~]{3,}\s*$)"
 )
 # Columns aligned with runs of spaces, and ruled lines under a table's header.
 _ALIGNED = re.compile(
-    r"\S {3,}\S.*? {3,}\S|\S {4,}[-+$\u00a3\u20ac(]?\d[\d,.]*\s?[a-zA-Z%]{0,3}\)?\s*$")
+    r"\S {3,}\S.*? {3,}\S|\S {4,}[-+$\u00a3\u20ac(]?\d[\d,.]*\s?[a-zA-Z%]{0,3}\)?\s*$"
+    # A header row: three or more single-word columns, every gap two spaces or more.
+    r"|^\S+(?: {2,}\S+){2,}$")
 _RULE = re.compile(r"[-=_*+|: ]{8,}$")
 _PROSE_WORD = re.compile(r"\b[a-zA-Z][a-z]+\b")
 # Punctuation code uses and prose rarely does; brackets count half ("(finally)" is prose).
@@ -358,6 +366,18 @@ def pasted_letters(text: str, regions: list[Region]) -> list[Region]:
             if closing[index]:
                 mode = None
             continue
+        # A paragraph the user points at, just before or after it; not when the pointer's
+        # paste was already found (the paragraph after it is the user's again).
+        introduced = (_introduction(masked[blocks[index - 1][0]:before])
+                      if index and not _region_between(starts, before, start) else None)
+        if introduced == "theirs" or (introduced == "pointed" and not voiced[index]) or (
+                index + 1 < len(blocks) and not voiced[index]
+                and not _region_between(starts, start, blocks[index + 1][1])
+                and _POINTS_BACK.match(masked, blocks[index + 1][0])):
+            letters.append(Region("letter", start, end))
+            following = masked[start:blocks[index + 1][1]] if index + 1 < len(blocks) else block
+            mode = "document" if _opens_document(following) else None
+            continue
         if _LETTER_HEADER.match(block) or (
                 index and _salutation(block, mine, any(closing[index:]))
                 and not _OWN_DRAFT.search(masked, 0, start)):
@@ -390,6 +410,37 @@ def pasted_letters(text: str, regions: list[Region]) -> list[Region]:
                 and _ADDRESSING.search(masked, start, end)):
             letters.append(Region("letter", start, end))
     return letters
+
+
+# The user's sentence before a paste, pointing at it: "My sister sent me this article:",
+# "This is from one of the brochures:", "the landlord cites this clause:". Someone else
+# wrote what follows ("theirs", whoever says "I" in it), or the pointer names something
+# ("pointed") that is pasted unless it speaks in the first person.
+_POINTER = re.compile(r"\b(?:this|these|the following|following|below|it says|says|reads)\b",
+                      re.IGNORECASE)
+_THEIRS = re.compile(
+    r"\b(?:sent|forwarded|got|received|found|gave|wrote|posted|shared|texted|emailed"
+    r"|messaged|left|pulled|copied)\b[^.!?\n]{0,50}?\b(?:this|these|the following)\b"
+    r"|\b(?:this|these|it)\s+(?:is|are|was|'s)\b[^.!?\n]{0,30}?\bfrom\b",
+    re.IGNORECASE)
+# The user's paragraph after a paste, pointing back at it: "this is my son's report card".
+_POINTS_BACK = re.compile(
+    r"(?:this|that|the above|above)(?:\s+(?:is|was|are|were)|'s|\u2019s)\s", re.IGNORECASE)
+
+
+def _introduction(block: str) -> Literal["theirs", "pointed"] | None:
+    """How a paragraph ending with a colon introduces the next one: it says someone else
+    wrote it (:data:`_THEIRS`), or its last sentence points at it (:data:`_POINTER`);
+    ``None`` otherwise, or when the user says the text is their own draft."""
+    stripped = block.rstrip()
+    if not stripped.endswith(":"):
+        return None
+    sentence = re.split(r"(?<=[.!?])\s+|\n", stripped)[-1]
+    if _OWN_DRAFT.search(stripped):
+        return None
+    if _THEIRS.search(stripped):
+        return "theirs"
+    return "pointed" if _POINTER.search(sentence) else None
 
 
 # "Hi Mirela,", "Cara Chiara,", "Hello team,": a greeting and whom it greets, on a line

@@ -137,3 +137,68 @@ def test_a_hyphenated_place_name_is_not_a_first_person_word() -> None:
             "Afternoon: free time in the market.\n\nI get carsick on mountain roads.")
     assert "Tel-i-Kharab" in covered(text)
     assert "I get carsick" not in covered(text)
+
+
+def test_a_paragraph_someone_else_wrote_is_set_aside_after_the_user_introduces_it() -> None:
+    # First person inside it is the sender's, not the user's.
+    note = ("I'm honestly hurt. I cooked for six hours and you left before dessert. "
+            "I thought you cared about this family.")
+    text = (f"My brother Kofi texted me this after Sunday lunch:\n\n{note}\n\n"
+            "I had a work emergency and left at 8. I run a bakery in Accra.")
+    assert note in covered(text)
+    assert facts(text) == ["User's brother Kofi texted User this after Sunday lunch",
+                           "User had a work emergency and left at 8",
+                           "User runs a bakery in Accra"]
+
+
+def test_a_pointed_at_paragraph_without_the_users_voice_is_set_aside() -> None:
+    clause = ("7.2 The Employee shall not, for a period of twelve months after termination, "
+              "solicit any client of the Company.")
+    text = (f"My employer says I breached this clause:\n\n{clause}\n\n"
+            "I left in March and one client followed me.")
+    assert clause in covered(text)
+    assert "User left in March and one client followed User" in facts(text)
+    # Only a pointer opens it: a colon alone keeps the user's own notes.
+    notes = "Dentist on Tuesday at 3pm, parents' evening on Thursday."
+    assert notes not in covered(f"My week:\n\n{notes}\n\nI'm swamped.")
+
+
+def test_a_paragraph_the_user_points_back_at_is_set_aside() -> None:
+    review = ("Priya consistently exceeds targets and mentors junior staff. She should "
+              "work on delegating more.")
+    text = f"{review}\n\nThat's my annual review from my manager. I've been there 5 years."
+    assert review in covered(text)
+    assert not any("Priya" in fact for fact in facts(text))
+
+
+def test_a_chat_export_with_bracketed_times_is_a_transcript() -> None:
+    text = ("Group chat from last night, I'm Sam:\n\n[21:02] Lou: we booked the cabin\n"
+            "[21:04] Sam: nice\n[21:05] Dee: I can't come, I'm in Rome")
+    assert facts(text) == ["User is Sam"]
+    assert "Dee: I can't come" in covered(text)
+
+
+def test_a_header_row_and_sql_or_dockerfile_lines_are_pasted() -> None:
+    table = "Date  Pace  Distance  Notes\n01/05  5:40  10 km  easy"
+    assert "Date  Pace" in covered(f"My runs this week:\n\n{table}\n\nI run before work.")
+    sql = "SELECT id FROM runs\nWHERE pace < 6\nORDER BY day"
+    assert "WHERE pace" in covered(f"I log my runs in Postgres.\n\n{sql}\n\nIt is slow.")
+    docker = "FROM python:3.12\nRUN pip install flask\nCMD [\"flask\", \"run\"]"
+    assert "CMD" in covered(f"I deploy my app on Fly.\n\n{docker}\n\nIt crashes.")
+
+
+def test_pointers_labels_and_indirect_questions_are_not_facts() -> None:
+    # A short pointer at the paste says nothing of its own; a named one is kept.
+    trace = "Traceback (most recent call last):\n  File \"app.py\", line 3\nKeyError: 'x'"
+    assert facts(f"got this today\n\n{trace}") == []
+    kept = facts(f"My mentor Ilse sent me this from our Berlin office\n\n{trace}")
+    assert kept == ["User's mentor Ilse sent User this from our Berlin office"]
+    # A label over the paste, and a single word, are not statements.
+    assert facts(f"I maintain a Flask shop. Output:\n\n{trace}") == ["User maintains a Flask shop"]
+    assert facts("Booked!") == ["User Booked"]
+    assert facts("Spreadsheet") == []
+    # An indirect question, or a question without its mark, is asked, not told.
+    assert facts("I honestly don't know how to tell my landlord") == []
+    assert facts("is that normal for a toddler or") == []
+    assert facts("I don't know any of my neighbours yet") == [
+        "User doesn't know any of User's neighbours yet"]
