@@ -171,6 +171,8 @@ class Suite:
     seed: int
     size: Size
     personas: tuple[Persona, ...] = field(default_factory=tuple)
+    #: The fresh wording its storylines were written in (``None``: the standard tables).
+    wording: str | None = None
 
     @property
     def questions(self) -> list[Question]:
@@ -178,7 +180,7 @@ class Suite:
 
     def write(self, path: Path) -> None:
         """One JSON document (facts and questions per persona), for inspection and reuse."""
-        doc = {"seed": self.seed, "size": self.size, "personas": [
+        doc = {"seed": self.seed, "size": self.size, "wording": self.wording, "personas": [
             {"id": p.id, "sessions": p.sessions,
              "facts": [f.to_json() for f in p.facts],
              "questions": [q.to_json() for q in p.questions]} for p in self.personas]}
@@ -187,7 +189,7 @@ class Suite:
     @classmethod
     def read(cls, path: Path) -> Suite:
         doc = json.loads(path.read_text())
-        return cls(seed=doc["seed"], size=doc["size"], personas=tuple(
+        return cls(seed=doc["seed"], size=doc["size"], wording=doc.get("wording"), personas=tuple(
             Persona(id=p["id"], sessions=p["sessions"],
                     facts=tuple(GoldFact.from_json(f) for f in p["facts"]),
                     questions=tuple(Question.from_json(q) for q in p["questions"]))

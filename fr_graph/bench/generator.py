@@ -159,11 +159,15 @@ class _QDraft:
 
 @dataclass(slots=True)
 class _SplitDeck:
-    """Per attack vector, storylines 1, 4 and 7 of every ten are held out (never all dev)."""
+    """Per attack vector, storylines 1, 4 and 7 of every ten are held out (never all dev);
+    in a fresh wording every storyline is."""
 
     counts: dict[AttackVector, int] = field(default_factory=lambda: defaultdict(int))
+    fresh: bool = False
 
     def draw(self, vector: AttackVector) -> Split:
+        if self.fresh:
+            return "heldout"
         position = self.counts[vector] % 10
         self.counts[vector] += 1
         return "heldout" if position in (1, 4, 7) else "dev"
@@ -189,8 +193,10 @@ def _low(text: str) -> str:
 class _Persona:
     """Builds one persona: sessions, storylines, noise, gold states, questions."""
 
-    def __init__(self, pid: str, rng: random.Random, spec: SizeSpec, deck: _SplitDeck) -> None:
+    def __init__(self, pid: str, rng: random.Random, spec: SizeSpec, deck: _SplitDeck,
+                 wording: ph.Wording | None = None) -> None:
         self.pid, self.rng, self.spec, self.deck = pid, rng, spec, deck
+        self.wording = wording
         span = rng.randint(*spec.span_days)
         count = rng.randint(*spec.sessions)
         start = START + timedelta(days=rng.randint(0, 120))
@@ -239,13 +245,28 @@ class _Persona:
         )
 
     def frame(self, kind: str, split: Split) -> tuple[str, str]:
+        if self.wording is not None:
+            fresh = self.wording.frames[kind]
+            index = self.rng.randrange(len(fresh))
+            return fresh[index], f"{self.wording.name}:{kind}.{index}"
         frames = ph.FRAMES[kind]
         index = self.rng.choice(_families(len(frames), split))
         return frames[index], f"{kind}.{index}"
 
-    def pick_question(self, templates: Sequence[str], kind: str, split: Split) -> tuple[str, str]:
+    def pick_question(self, templates: Sequence[str], kind: str, split: Split,
+                      key: str | None = None) -> tuple[str, str]:
+        """A question template; ``key`` names it in a fresh wording (default ``kind``)."""
+        if self.wording is not None:
+            fresh = self.wording.questions[key or kind]
+            index = self.rng.randrange(len(fresh))
+            return fresh[index], f"{self.wording.name}:q.{key or kind}.{index}"
         index = self.rng.choice(_families(len(templates), split))
         return templates[index], f"q.{kind}.{index}"
+
+    def clause(self, topic: ph.Topic | ph.NumericTopic | ph.VersionTopic) -> str:
+        """One of the topic's state clauses (the fresh wording's, where it has some)."""
+        fresh = self.wording.clauses.get(topic.name) if self.wording is not None else None
+        return self.rng.choice(fresh or topic.clauses)
 
     def voice(self, text: str, *, typo_rate: float = 0.07) -> str:
         """Make a clean sentence sound like a user: hedges, casing, tails, typos."""
@@ -435,7 +456,7 @@ class _Persona:
     def state_text(
         self, topic: ph.Topic, kind: str, split: Split, value: str, **extra: str
     ) -> tuple[str, str]:
-        clause = self.rng.choice(topic.clauses).format(v=value)
+        clause = self.clause(topic).format(v=value)
         frame, family = self.frame(kind, split)
         text = frame.format(c=clause, c_=_low(clause), noun=topic.noun, new=value, **extra)
         return self.voice(text), family
@@ -454,7 +475,7 @@ class _Persona:
             session = self.session_in(
                 0.5 if version == 1 else 0.75, 0.7 if version == 1 else 0.95, after=session
             )
-            new_clause = self.rng.choice(topic.clauses).format(v=values[version])
+            new_clause = self.clause(topic).format(v=values[version])
             frame, family = self.frame("change", split)
             text = frame.format(
                 noun=topic.noun,
@@ -501,7 +522,7 @@ class _Persona:
         session = self.session_in(0.0, 0.4)
         text, family = self.state_text(topic, "assert", split, old)
         first = self.add(session, text, topic.category, slot, family, split)
-        clause = self.rng.choice(topic.clauses).format(v=new)
+        clause = self.clause(topic).format(v=new)
         frame, family = self.frame("implicit", split)
         text = self.voice(frame.format(c_new=clause, c_new_=_low(clause)))
         second = self.add(
@@ -532,7 +553,7 @@ class _Persona:
         while len(values) < count:  # partners may repeat a name; a chain never does
             values = list(dict.fromkeys(self.version_values(topic, count)))
         session = self.session_in(0.0, 0.15)
-        clause = self.rng.choice(topic.clauses).format(v=values[0])
+        clause = self.clause(topic).format(v=values[0])
         frame, family = self.frame("assert", split)
         text = self.voice(frame.format(c=clause, c_=_low(clause)))
         chain = [self.add(session, text, topic.category, slot, family, split)]
@@ -673,7 +694,8 @@ class _Persona:
         first, _ = self.event_fact(kind, self.rng.randint(last - 2, last), split, until=first_at)
         second, _ = self.event_fact(kind, self.rng.randint(last - 2, last), split, until=second_at)
         assert first.event_time is not None and second.event_time is not None
-        question, qfamily = self.pick_question(kind.questions, "event", split)
+        question, qfamily = self.pick_question(
+            kind.questions, "event", split, f"event_{kind.key}")
         before = self.end + (first.event_time - self.end) * self.rng.uniform(0.2, 0.8)
         self.ask(
             AV.EXPIRED_LOGISTICS,
@@ -686,7 +708,8 @@ class _Persona:
         )
         lo = first.event_time + EXPIRY_BUFFER + timedelta(days=1)
         after = lo + (second.event_time - timedelta(days=1) - lo) * self.rng.uniform(0.1, 0.9)
-        question, qfamily = self.pick_question(kind.questions, "event", split)
+        question, qfamily = self.pick_question(
+            kind.questions, "event", split, f"event_{kind.key}")
         self.ask(
             AV.EXPIRED_LOGISTICS,
             question.format(noun=kind.noun),
@@ -707,7 +730,8 @@ class _Persona:
             kind, self.rng.randint(last - 2, last), split, until=upcoming_at
         )
         assert upcoming.event_time is not None
-        question, qfamily = self.pick_question(kind.questions, "event", split)
+        question, qfamily = self.pick_question(
+            kind.questions, "event", split, f"event_{kind.key}")
         when = self.end + (upcoming.event_time - self.end) * self.rng.uniform(0.2, 0.8)
         self.ask(
             AV.EXPIRED_LOGISTICS,
@@ -815,7 +839,7 @@ class _Persona:
             observed = self.stamp(session)
             _, amount = self.amount(topic)
             when_phrase, event_time = self.when_past(observed) if topic.dated else ("", None)
-            clause = self.rng.choice(topic.clauses).format(amount=amount, when=when_phrase)
+            clause = self.clause(topic).format(amount=amount, when=when_phrase)
             frame, family = self.frame("number", split)
             chain.append(
                 self.add(
@@ -1025,18 +1049,22 @@ def gold_states(facts: Sequence[_Draft]) -> None:
         fact.states = tuple(states)
 
 
-def generate(seed: int, size: Size) -> Suite:
-    """A deterministic suite: same ``seed`` and ``size``, same suite, byte for byte."""
+def generate(seed: int, size: Size, wording: ph.Wording | None = None) -> Suite:
+    """A deterministic suite: same ``seed``, ``size`` and ``wording``, same suite, byte for
+    byte. With a fresh ``wording`` every storyline's frames, questions and (where given)
+    state clauses come from it."""
     spec = SIZES[size]
     streams = np.random.SeedSequence(seed).spawn(spec.personas)
-    deck = _SplitDeck()
+    deck = _SplitDeck(fresh=wording is not None)
     personas = tuple(
         _Persona(
-            f"p{index:02d}", random.Random(int(stream.generate_state(1)[0])), spec, deck
+            f"p{index:02d}", random.Random(int(stream.generate_state(1)[0])), spec, deck,
+            wording,
         ).build()
         for index, stream in enumerate(streams)
     )
-    return Suite(seed=seed, size=size, personas=personas)
+    return Suite(seed=seed, size=size, personas=personas,
+                 wording=wording.name if wording is not None else None)
 
 
 def validate(suite: Suite) -> list[str]:

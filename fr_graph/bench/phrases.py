@@ -21,6 +21,7 @@ the generator keeps importing ``FRAMES``, ``PREFERENCE_TOPICS``, ... as before.
 
 from __future__ import annotations
 
+import string
 import tomllib
 import typing
 from dataclasses import MISSING, dataclass, fields, is_dataclass
@@ -352,3 +353,131 @@ EVENT_QUESTIONS: Final = _TABLES.event_questions
 EVENT_KINDS: Final = _TABLES.event_kinds
 
 NUMERIC_TOPICS: Final = _TABLES.numeric_topics
+
+
+# ------------------------------------------------------------------- fresh wordings
+# A held-out split written after a freeze: new frames, question wordings and state clauses,
+# by writers who saw two examples per key and nothing of the rules. A suite generated with
+# one draws every storyline's text from it (noise and values stay the shared tables').
+
+#: Wording name -> its data file in this package.
+WORDINGS: Final = {"heldout-2026-12": ("data", "heldout_2026_12.toml")}
+
+
+@dataclass(frozen=True, slots=True)
+class Wording:
+    """Fresh text for every storyline: ``frames`` per kind (every kind of :data:`FRAMES`),
+    ``questions`` per question key (:func:`question_keys`), ``clauses`` per topic name
+    (optional per topic; a topic without fresh clauses keeps its own)."""
+
+    name: str
+    frames: dict[str, tuple[str, ...]]
+    questions: dict[str, tuple[str, ...]]
+    clauses: dict[str, tuple[str, ...]]
+
+
+def question_keys(tables: PhraseTables) -> dict[str, tuple[str, ...]]:
+    """Every question key the generator asks with, and its standard templates."""
+    keys: dict[str, tuple[str, ...]] = {}
+    for topic in (*tables.preference_topics, *tables.contradiction_topics,
+                  *tables.identity_topics):
+        keys[topic.name] = topic.questions
+    for version in tables.version_topics:
+        keys[f"{version.name}_now"] = version.current
+        keys[f"{version.name}_before"] = version.before
+    for numeric in tables.numeric_topics:
+        keys[numeric.name] = numeric.questions
+    keys["plan"] = tables.plan_questions
+    keys.update(tables.aggregate_questions)
+    for kind in tables.event_kinds:
+        keys[f"event_{kind.key}"] = kind.questions
+    return keys
+
+
+def clause_keys(tables: PhraseTables) -> dict[str, tuple[str, ...]]:
+    """Topics whose state clauses a wording may replace, and their standard clauses."""
+    topics: tuple[Topic, ...] = (*tables.preference_topics, *tables.contradiction_topics,
+                                 *tables.identity_topics)
+    keys = {t.name: t.clauses for t in topics}
+    keys.update((t.name, t.clauses) for t in tables.numeric_topics)
+    return keys
+
+
+def _placeholders(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+def _roots(names: set[str]) -> set[str]:
+    """Placeholder names without their casing variants: ``{What}``/``{what}``, ``{c_}``/``{c}``."""
+    return {name.lower().rstrip("_") for name in names}
+
+
+def _fresh_lists(document: dict[str, Any], table: str, standard: dict[str, tuple[str, ...]],
+                 *, complete: bool) -> dict[str, tuple[str, ...]]:
+    """``document[table]``: lists of templates whose placeholders are among the standard
+    ones of the same key and include those every standard template of the key uses."""
+    raw = document.get(table)
+    if not isinstance(raw, dict):
+        raise _Malformed(table, "missing table")
+    if unknown := set(raw) - set(standard):
+        raise _Malformed(f"{table}.{sorted(unknown)[0]}", "unknown key")
+    if complete and (missing := set(standard) - set(raw)):
+        raise _Malformed(f"{table}.{sorted(missing)[0]}", "missing key")
+    out: dict[str, tuple[str, ...]] = {}
+    for key, templates in raw.items():
+        where = f"{table}.{key}"
+        if not (isinstance(templates, list) and templates
+                and all(isinstance(t, str) and t.strip() for t in templates)):
+            raise _Malformed(where, "expected a non-empty list of strings")
+        allowed = set().union(*(_placeholders(t) for t in standard[key]))
+        common = set.intersection(*(_roots(_placeholders(t)) for t in standard[key]))
+        for template in templates:
+            try:
+                used = _placeholders(template)
+            except ValueError as exc:
+                raise _Malformed(where, f"{template!r}: {exc}") from None
+            if extra := used - allowed:
+                raise _Malformed(where, f"{template!r} uses {{{sorted(extra)[0]}}}")
+            if missing_names := common - _roots(used):
+                raise _Malformed(where, f"{template!r} lacks {{{sorted(missing_names)[0]}}}")
+            if allowed and not used:
+                raise _Malformed(where, f"{template!r} uses no placeholder")
+        out[key] = tuple(templates)
+    return out
+
+
+def parse_wording(name: str, text: str, source: str,
+                  tables: PhraseTables | None = None) -> Wording:
+    """A fresh wording from a TOML ``text`` with tables ``frames``, ``questions`` and
+    ``clauses``, checked against the standard ``tables`` (default: the packaged ones).
+
+    Raises:
+        ConfigError: one line, ``<source>: <key path>: <problem>``.
+    """
+    base = tables or load_tables()
+    try:
+        document = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{source}: not valid TOML ({exc})") from None
+    try:
+        if unknown := set(document) - {"frames", "questions", "clauses"}:
+            raise _Malformed(_keys_text(unknown), "unknown table")
+        frames = _fresh_lists(document, "frames", base.frames, complete=True)
+        questions = _fresh_lists(document, "questions", question_keys(base), complete=True)
+        clauses = _fresh_lists(document, "clauses", clause_keys(base), complete=False)
+    except _Malformed as exc:
+        raise ConfigError(f"{source}: {exc}") from None
+    return Wording(name=name, frames=frames, questions=questions, clauses=clauses)
+
+
+@cache
+def load_wording(name: str) -> Wording:
+    """A packaged fresh wording by name (:data:`WORDINGS`).
+
+    Raises:
+        ConfigError: an unknown name, or a file that does not check.
+    """
+    if name not in WORDINGS:
+        raise ConfigError(f"wording {name!r}: use one of {', '.join(WORDINGS)}")
+    resource = resources.files(__package__).joinpath(*WORDINGS[name])
+    return parse_wording(name, resource.read_text(encoding="utf-8"), str(resource))

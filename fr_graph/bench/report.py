@@ -194,6 +194,7 @@ def build_report(suite: Suite, rankings: Rankings, robust: RobustnessRun,
                 for spec in SYSTEMS}
     return {
         "benchmark": "lifecycle", "backend": backend, "seed": suite.seed, "size": suite.size,
+        "wording": suite.wording,
         "suite": {
             "personas": len(suite.personas),
             "facts": sum(len(p.facts) for p in suite.personas),
@@ -229,6 +230,14 @@ def _provenance_lines(block: dict[str, Any] | None) -> list[str]:
             f"{machine['memory_gib']} GiB, load {machine['load_average']}); {versions}.", ""]
 
 
+def _wording_lines(name: str | None) -> list[str]:
+    if name is None:
+        return []
+    return [f"Fresh wording `{name}`: every storyline's frames, questions and state clauses "
+            "come from text written after the rules froze, so every question is held out "
+            "(the dev column below is empty).", ""]
+
+
 def _markdown(data: dict[str, Any]) -> str:
     suite = data["suite"]
     lines = [
@@ -237,6 +246,7 @@ def _markdown(data: dict[str, Any]) -> str:
         f"{suite['personas']} personas, {suite['facts']} facts, {suite['questions']} questions "
         f"(dev {suite['questions_by_split']['dev']}, held-out "
         f"{suite['questions_by_split']['heldout']}).", "",
+        *_wording_lines(data.get("wording")),
         "Percentages with 95% bootstrap CIs. clean = pass@10 and not stale@5. "
         "Δ clean and McNemar p are paired against `full` (gold metadata).", "",
         *_provenance_lines(data.get("provenance")),

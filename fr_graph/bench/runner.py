@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from fr_graph.bench.dataset import GoldFact, Persona, Question, Size, Suite
 from fr_graph.bench.generator import generate
+from fr_graph.bench.phrases import load_wording
 from fr_graph.bench.robustness import GRID
 from fr_graph.bench.systems import (
     GroupIds,
@@ -88,9 +89,10 @@ class RobustnessRun:
     changed: dict[str, int]
 
 
-def load_suite(seed: int, size: Size) -> Suite:
-    """The generated suite for ``seed`` and ``size``."""
-    return generate(seed, size)
+def load_suite(seed: int, size: Size, wording: str | None = None) -> Suite:
+    """The generated suite for ``seed`` and ``size``, in a fresh ``wording`` if named
+    (:data:`fr_graph.bench.phrases.WORDINGS`)."""
+    return generate(seed, size, load_wording(wording) if wording is not None else None)
 
 
 async def _import(fr: FrGraph, facts: Sequence[GoldFact], ids: GroupIds, gold: bool,
@@ -205,11 +207,13 @@ async def run_lifecycle_bench(fr: FrGraph, size: Size = "quick", seed: int = 0,
                               out: Path = Path("lifecycle-bench"), *,
                               suite: Suite | None = None,
                               robustness_personas: int | None = None,
+                              wording: str | None = None,
                               progress: Progress | None = None) -> BenchReport:
     """Run the whole benchmark on ``fr``'s store and write the report into ``out``.
 
     ``suite`` replaces the generated one (tests); ``robustness_personas`` overrides how many
-    personas the robustness grid re-imports (:data:`ROBUSTNESS_PERSONAS`).
+    personas the robustness grid re-imports (:data:`ROBUSTNESS_PERSONAS`); ``wording`` names
+    a fresh wording to generate the suite in (a held-out split written after a freeze).
 
     Raises:
         InputError: ``size`` is not quick or full, or ``out`` is a file.
@@ -225,7 +229,7 @@ async def run_lifecycle_bench(fr: FrGraph, size: Size = "quick", seed: int = 0,
     started = time.perf_counter()
     timings = Timings()
     if suite is None:
-        suite = load_suite(seed, size)
+        suite = load_suite(seed, size, wording)
     if not suite.questions:
         raise InputError("the suite has no questions")
     nonce = uuid.uuid4().hex[:10]

@@ -55,6 +55,11 @@ def lifecycle(
         "--size", case_sensitive=False,
         help="quick: a smoke run of the harness; full: the benchmark.")] = BenchSize.QUICK,
     seed: Annotated[int, typer.Option("--seed", help="Generator and bootstrap seed.")] = 0,
+    wording: Annotated[str | None, typer.Option(
+        "--wording", metavar="NAME",
+        help="Generate the suite in a fresh wording (heldout-2026-12): a held-out split "
+             "whose frames, questions and state clauses were written after the rules "
+             "froze.")] = None,
     out_dir: Annotated[Path | None, typer.Option(
         "--out", help="Report folder (default: bench/results/lifecycle-BACKEND).")] = None,
 ) -> None:
@@ -72,6 +77,10 @@ def lifecycle(
     target = out_dir or Path("bench") / "results" / f"lifecycle-{backend}"
     uri = db or State.db
     try:
+        if wording is not None:
+            from fr_graph.bench.phrases import load_wording
+
+            load_wording(wording)  # an unknown name fails before any store is opened
         with tempfile.TemporaryDirectory(prefix="fr-graph-bench-") as scratch:
             if uri is None:
                 prefixes = next(b.prefixes for b in BACKENDS if b.name == backend)
@@ -87,7 +96,7 @@ def lifecycle(
             async def body() -> Path:
                 async with FrGraph(settings) as fr:
                     report = await run_lifecycle_bench(
-                        fr, size.value, seed, target,
+                        fr, size.value, seed, target, wording=wording,
                         progress=lambda message: err.print(message, markup=False,
                                                            highlight=False))
                 return report.out
