@@ -230,12 +230,17 @@ def _provenance_lines(block: dict[str, Any] | None) -> list[str]:
             f"{machine['memory_gib']} GiB, load {machine['load_average']}); {versions}.", ""]
 
 
+def _share(scope: dict[str, Any]) -> str:
+    """A split's clean pass %, or a dash for a split with no question."""
+    return f"{100 * scope['clean']['value']:.1f}" if scope["n"] else "—"
+
+
 def _wording_lines(name: str | None) -> list[str]:
     if name is None:
         return []
     return [f"Fresh wording `{name}`: every storyline's frames, questions and state clauses "
             "come from text written after the rules froze, so every question is held out "
-            "(the dev column below is empty).", ""]
+            "(the dev split is empty).", ""]
 
 
 def _markdown(data: dict[str, Any]) -> str:
@@ -266,8 +271,7 @@ def _markdown(data: dict[str, Any]) -> str:
               "| --- | --- | --- |"]
     for key, block in data["systems"].items():
         o = block["overall"]
-        lines.append(f"| `{key}` | {100 * o['dev']['clean']['value']:.1f} | "
-                     f"{100 * o['heldout']['clean']['value']:.1f} |")
+        lines.append(f"| `{key}` | {_share(o['dev'])} | {_share(o['heldout'])} |")
     avs = [av.value for av in AttackVector]
     for metric, title in (("clean", "clean pass"), ("pass", "pass@10"), ("stale", "stale@5")):
         lines += ["", f"## Per attack vector: {title} %", "",

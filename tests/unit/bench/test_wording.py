@@ -93,3 +93,19 @@ def test_the_cli_rejects_an_unknown_wording_before_opening_a_store() -> None:
     result = CliRunner().invoke(app, ["bench", "lifecycle", "--wording", "nope"])
     assert result.exit_code != 0
     assert "wording 'nope'" in result.output and WORDING in result.output
+
+
+def test_a_fresh_wording_report_names_it_and_prints_no_dev_figure() -> None:
+    from fr_graph.bench.report import SYSTEMS, _markdown, build_report
+    from fr_graph.bench.robustness import GRID
+    from fr_graph.bench.runner import RobustnessRun
+
+    suite = generate(3, "quick", ph.load_wording(WORDING))
+    rankings = {q.id: {spec.key: [] for spec in SYSTEMS} for q in suite.questions}
+    robust = RobustnessRun([], {c.name: {} for c in GRID}, {c.name: 0 for c in GRID})
+    data = build_report(suite, rankings, robust, {}, backend="embedded")
+    assert data["wording"] == WORDING
+    assert data["suite"]["questions_by_split"] == {"dev": 0, "heldout": len(suite.questions)}
+    markdown = _markdown(data)
+    assert f"Fresh wording `{WORDING}`" in markdown
+    assert "| `full` | — | 0.0 |" in markdown
