@@ -75,8 +75,13 @@ def _percentile(values: list[float], q: float) -> float:
 
 async def run_load(settings: Settings, group_id: str, *, seconds: float = 60.0,
                    searchers: int = 20, importers: int = 2, base_facts: int = 400,
-                   seed: int = 0, workdir: Path | None = None) -> LoadReport:
-    """Run the load and return what it measured (errors collected, never raised)."""
+                   seed: int = 0, workdir: Path | None = None,
+                   unique_queries: bool = False) -> LoadReport:
+    """Run the load and return what it measured (errors collected, never raised).
+
+    The query embedder caches by text, so the 8 repeated queries are embedded once; with
+    ``unique_queries`` every search's text differs (a counter appended) and every search
+    embeds its query, as a user's new question does."""
     workdir = workdir or Path(tempfile.mkdtemp(prefix="fr-load-"))
     report = LoadReport(seconds, searchers, importers)
     latencies: list[float] = []
@@ -87,10 +92,15 @@ async def run_load(settings: Settings, group_id: str, *, seconds: float = 60.0,
 
         async def searcher(index: int) -> None:
             rng = random.Random(seed * 1000 + index)
+            count = 0
             while time.monotonic() < deadline:
+                count += 1
+                query = rng.choice(QUERIES)
+                if unique_queries:
+                    query = f"{query} ({index}.{count})"
                 started = time.perf_counter()
                 try:
-                    await fr.search(rng.choice(QUERIES), group_id, limit=10)
+                    await fr.search(query, group_id, limit=10)
                 except Exception as exc:  # a load test records every failure
                     report.errors.append(f"search: {type(exc).__name__}: {exc}")
                 latencies.append(time.perf_counter() - started)
@@ -135,12 +145,15 @@ def main() -> None:
     parser.add_argument("--importers", type=int, default=2)
     parser.add_argument("--base-facts", type=int, default=400)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--unique-queries", action="store_true",
+                        help="every search a new text, so every search embeds its query")
     args = parser.parse_args()
     settings = Settings(db=args.db, neo4j_password=args.password)
     group = f"load-{int(time.time())}"
     report = asyncio.run(run_load(settings, group, seconds=args.seconds,
                                   searchers=args.searchers, importers=args.importers,
-                                  base_facts=args.base_facts, seed=args.seed))
+                                  base_facts=args.base_facts, seed=args.seed,
+                                  unique_queries=args.unique_queries))
     out = asdict(report)
     out["errors"] = report.errors[:5]
     out["error_count"] = len(report.errors)
