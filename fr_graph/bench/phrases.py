@@ -407,6 +407,21 @@ def _placeholders(template: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(template) if name}
 
 
+def _plain_fields(template: str) -> None:
+    """Every field of ``template`` is a plain ``{name}``: no positional ``{}``, no index or
+    attribute, no conversion or format spec (``str.format`` would fail on them later).
+
+    Raises:
+        ValueError: naming the first field that is not plain.
+    """
+    for _, name, spec, conversion in string.Formatter().parse(template):
+        if name is None:
+            continue
+        if not name.isidentifier() or spec or conversion:
+            raise ValueError(f"{{{name}{'!' + conversion if conversion else ''}"
+                             f"{':' + spec if spec else ''}}} is not a plain {{name}}")
+
+
 def _roots(names: set[str]) -> set[str]:
     """Placeholder names without their casing variants: ``{What}``/``{what}``, ``{c_}``/``{c}``."""
     return {name.lower().rstrip("_") for name in names}
@@ -433,6 +448,7 @@ def _fresh_lists(document: dict[str, Any], table: str, standard: dict[str, tuple
         common = set.intersection(*(_roots(_placeholders(t)) for t in standard[key]))
         for template in templates:
             try:
+                _plain_fields(template)
                 used = _placeholders(template)
             except ValueError as exc:
                 raise _Malformed(where, f"{template!r}: {exc}") from None

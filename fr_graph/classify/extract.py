@@ -157,15 +157,16 @@ _ASKING = re.compile(
     r"|pasting|pasted|see below|sharing)\b",
     re.IGNORECASE,
 )
-# An indirect question: "I don't know how firm to be", "I'm not sure whether it applies",
-# "I'm trying to figure out how much to set aside", "I can't tell if she's annoyed".
+# An indirect question: "I don't know how firm to be", "I'm not sure whether I should
+# apply", "I can't decide what to bring".
 _WONDERING = re.compile(
     r"^(?:i|i'm|im|we|we're)\s+(?:(?:honestly|just|really|still|kind of|kinda)\s+)*"
-    r"(?:(?:don't|dont|do not|can't|cant|cannot|didn't|didnt)\s+(?:know|understand|get|tell"
-    r"|see|decide|figure out|work out)|(?:am|'m)?\s*not sure|(?:have|had) no (?:idea|clue)"
-    r"|(?:am|'m|was)?\s*wondering|wonder|(?:am|'m)?\s*trying to (?:figure out|work out"
-    r"|understand|decide))"
-    r"\s+(?:\S+\s+)?(?:how|why|what|whether|if|which|where|when|who)\b",
+    r"(?:(?:don't|dont|do not|can't|cant|cannot)\s+(?:know|decide|figure out|work out)"
+    r"|(?:am|'m)?\s*not sure)"
+    # ... with what it asks as an infinitive: "how to tell", "how much to set aside",
+    # "whether I should", and nothing after it ("..., but my dad was diagnosed").
+    r"\s+(?:(?:how|what|which|where|when|who)(?:\s+(?:much|many|long|often|far|firm))?"
+    r"\s+to|(?:whether|if)\s+(?:i|we)\s+should)\b(?!.*\b(?:but|because|since|so)\b)",
     re.IGNORECASE)
 # Addressed to someone: "your suggestion worked", "you need to check in by 3pm". Without a
 # first-person word it is not a statement about the user.
@@ -433,10 +434,10 @@ def _clean(text: str, start: int, end: int) -> tuple[str, int, int]:
 _INVERTED = re.compile(
     r"^(?:is|isn't|are|aren't|am|was|wasn't|were|weren't|should|shouldn't|would|wouldn't"
     r"|could|couldn't|can|can't|will|won't|does|doesn't|do|don't)\s+(?:i|you|we|he|she|it"
-    r"|they|that|this|these|those|there)\b"
-    r"|^(?:is|isn't|are|aren't|should|would|could|can|will|does|do)\s+(?:the|a|an|my|our"
-    r"|your|his|her|their|\d)"
-    r"|\s(?:or|or not|or what)$",
+    r"|they|that|this|these|those)\b"
+    r"|^(?:is|isn't|are|aren't|should|would|could|can|will)\s+(?:the|a|an|my|our|your|his"
+    r"|her|their|\d)"
+    r"|\s(?:or|or what)$",
     re.IGNORECASE)
 
 
@@ -452,9 +453,12 @@ def _is_question_or_chatter(clause: str, terminator: str) -> bool:
 # it says is the paste's, not news about the user; only what it discloses in passing stays.
 _POINTS_AT_PASTE = re.compile(
     r"\b(?:sent|forwarded|got|received|found|gave|wrote|posted|shared|texted|emailed"
-    r"|messaged|copied|pasted|read|saw|attached|assigned|pulled)(?:\s+[\w'-]+){0,2}?"
-    r"\s+(?:this|these)\b"
-    r"|^(?:this|these)(?:\s+(?:is|are|was|were|landed|came|arrived)|'s|\u2019s)\b",
+    r"|messaged|copied|pasted|read|saw|attached|pulled)(?:\s+(?:me|us|him|her|them"
+    r"|assigned|together))?\s+(?:this|these)\b"
+    r"(?!\s+(?:morning|afternoon|evening|night|week|weekend|month|year|time|summer|winter"
+    r"|spring|autumn|fall|term|semester)\b)"
+    r"|^(?:this|these)\s+(?:is|are|was|were)\s+(?:the|a|an|what|from)\b"
+    r"|^(?:this|these)\s+(?:landed|came|arrived)\b",
     re.IGNORECASE)
 
 
@@ -493,6 +497,7 @@ _MY_THING = re.compile(
     r"\b(?:my|our)\s+((?:[\w'\u2019.+#&-]+\s+){0,5}?[\w'\u2019.+#&-]+)"
     r"(?=\s+(?:to|for|so|and|but|that|which|with|because|since|if|when|is|are|was|were|can"
     r"|could|would|will|should|do|does|did|has|have|had|i|we|it|this|at|by|from|into|onto|in|on"
+    r"|before|after|until|during"
     r"|about|using|without|or|than|then|like|as|me)\b|\s*[,.;:!?)]|\s*$)",
     re.IGNORECASE,
 )
@@ -659,12 +664,11 @@ def extract_message(text: str, observed_at: datetime) -> MessageExtraction:
             if examined > MAX_CLAUSES:
                 return MessageExtraction(facts, regions)
             clause, span_start, span_end = _clean(prose, c_start, c_end)
-            if len(clause) < 3 or not re.search(r"[A-Za-z]", clause) or (
-                    " " not in clause and not _PAST_START.match(clause)):
-                continue  # one word is a label or a heading, unless it is news ("Booked!")
+            if len(clause) < 3 or not re.search(r"[A-Za-z]", clause):
+                continue
             if (regions and len(clause.split()) <= 3 and not _PERSONAL.search(clause)
-                    and prose.startswith(":", span_end)):
-                continue  # a label over the paste: "Test results:", "Macro:"
+                    and not _PAST_START.match(clause) and prose.startswith(":", span_end)):
+                continue  # a label over the paste: "Test results:", "Macro:" (not "Moved:")
             # "it"/"she" resolved to the message's own topic where simple: a person named
             # in the clause before ("My daughter Maya got in. She starts in September").
             resolved = _resolve_pronoun(clause, person)

@@ -65,10 +65,15 @@ _CODE_START = re.compile(
     r"|for .* in .*:\s*$|while .*:\s*$|elif |else:|try:|except\b|finally:|with .* as .*:"
     r"|async def |await |function\b|const |let |var |public |private |protected |static "
     r"|package |#include|#!/|@[\w.]+(?:\(|\s*$)|SELECT |INSERT |UPDATE \w+ SET|CREATE TABLE"
-    r"|DELETE FROM|ALTER TABLE|(?:WHERE|HAVING|GROUP BY|ORDER BY|(?:LEFT |RIGHT |INNER )?JOIN"
-    r"|FROM|AND|OR|LIMIT|VALUES|RETURNING|UNION|WITH) \S"
-    # Dockerfile instructions.
-    r"|(?:RUN|CMD|COPY|ADD|ENV|EXPOSE|WORKDIR|ENTRYPOINT|ARG|VOLUME|LABEL) \S"
+    r"|DELETE FROM|ALTER TABLE|GROUP BY |ORDER BY |(?:LEFT|RIGHT|INNER|OUTER) JOIN "
+    # A one-word SQL clause with code in it ("WHERE r.ts > now()"), not capitalised emphasis
+    # ("AND my landlord raised the rent").
+    r"|(?:WHERE|HAVING|FROM|AND|OR|JOIN|LIMIT|VALUES|RETURNING|UNION|WITH) (?=.*(?:[=<>()*]"
+    r"|\w\.\w))"
+    # Dockerfile instructions, by their arguments' shape.
+    r"|(?:CMD|ENTRYPOINT|VOLUME) \[|EXPOSE \d|(?:ENV|ARG|LABEL) [\w.-]+[= ]\S"
+    r"|(?:COPY|ADD|WORKDIR) \S*[/.]|RUN (?:apt|apk|pip|npm|yarn|pnpm|go |cargo|make|mkdir|chmod"
+    r"|curl|wget|cd |\S+ -)"
     r"|<\/?[a-zA-Z][\w-]*(?:\s[^>]*)?\/?>|\}|\{|\)|\]|//|/\*|\*/"
     r"|--\s|<!--|\w+\s*=\s*[\w\"'\[{(]|\w+\.\w+\(|\w+\(.*\)\s*;?\s*$|\$\w+\s*="
     r"|\"[\w -]+\":\s|\[\w+ \"[^\"]*\"\]|[-=*#~]{3,}.*[-=*#~]{3,}\s*$)"
@@ -371,9 +376,9 @@ def pasted_letters(text: str, regions: list[Region]) -> list[Region]:
         introduced = (_introduction(masked[blocks[index - 1][0]:before])
                       if index and not _region_between(starts, before, start) else None)
         if introduced == "theirs" or (introduced == "pointed" and not voiced[index]) or (
-                index + 1 < len(blocks) and not voiced[index]
-                and not _region_between(starts, start, blocks[index + 1][1])
-                and _POINTS_BACK.match(masked, blocks[index + 1][0])):
+                index == 0 and len(blocks) > 1 and not voiced[index]
+                and not _region_between(starts, start, blocks[1][1])
+                and _POINTS_BACK.match(masked, blocks[1][0])):
             letters.append(Region("letter", start, end))
             following = masked[start:blocks[index + 1][1]] if index + 1 < len(blocks) else block
             mode = "document" if _opens_document(following) else None
@@ -415,17 +420,24 @@ def pasted_letters(text: str, regions: list[Region]) -> list[Region]:
 # The user's sentence before a paste, pointing at it: "My sister sent me this article:",
 # "This is from one of the brochures:", "the landlord cites this clause:". Someone else
 # wrote what follows ("theirs", whoever says "I" in it), or the pointer names something
-# ("pointed") that is pasted unless it speaks in the first person.
-_POINTER = re.compile(r"\b(?:this|these|the following|following|below|it says|says|reads)\b",
-                      re.IGNORECASE)
+# ("pointed") that is pasted unless it speaks in the first person. "This" naming a time
+# ("this week", "this morning") points at nothing.
+_NOT_TIME = (r"(?!\s+(?:morning|afternoon|evening|night|week|weekend|month|year|time|summer"
+             r"|winter|spring|autumn|fall|term|semester|season|quarter)\b)")
+_POINTER = re.compile(
+    r"\b(?:(?:this|these|the following)" + _NOT_TIME + r"(?:\s+[\w'-]+){0,5}|following|below"
+    r"|as follows|it says|says|reads)\s*:$", re.IGNORECASE)
 _THEIRS = re.compile(
     r"\b(?:sent|forwarded|got|received|found|gave|wrote|posted|shared|texted|emailed"
-    r"|messaged|left|pulled|copied)\b[^.!?\n]{0,50}?\b(?:this|these|the following)\b"
-    r"|\b(?:this|these|it)\s+(?:is|are|was|'s)\b[^.!?\n]{0,30}?\bfrom\b",
+    r"|messaged|left|pulled|copied)(?:\s+(?:me|us|him|her|them|assigned))?\s+(?:this|these"
+    r"|the following)\b" + _NOT_TIME +
+    r"|\b(?:this|these|it)\s+(?:is|are|was|'s)\s+(?:\w+\s+){0,2}?from\b",
     re.IGNORECASE)
-# The user's paragraph after a paste, pointing back at it: "this is my son's report card".
+# The user's paragraph after a paste that opened the message, pointing back at it: "this
+# is my son's report card", "that's the reply from the clinic".
 _POINTS_BACK = re.compile(
-    r"(?:this|that|the above|above)(?:\s+(?:is|was|are|were)|'s|\u2019s)\s", re.IGNORECASE)
+    r"(?:this|that|the above|above)(?:\s+(?:is|was|are|were)|'s|\u2019s)\s+(?:my|our|the|a"
+    r"|an|from|what|his|her|their)\b", re.IGNORECASE)
 
 
 def _introduction(block: str) -> Literal["theirs", "pointed"] | None:

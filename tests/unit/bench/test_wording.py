@@ -60,6 +60,9 @@ def test_a_suite_in_a_fresh_wording_takes_all_its_storyline_text_from_it() -> No
     ({"change": ["now it's {new}"]}, "frames.change: \"now it's {new}\" lacks {old}"),
     ({"assert": ["no placeholder here"]}, "'no placeholder here' lacks {c}"),
     ({"assert": ["{c"]}, "frames.assert: '{c'"),
+    ({"assert": ["oh btw, {c_} {}"]}, "{} is not a plain {name}"),
+    ({"assert": ["{c_:{x}}"]}, "{c_:{x}} is not a plain {name}"),
+    ({"assert": ["{c!r}"]}, "{c!r} is not a plain {name}"),
 ])
 def test_a_broken_wording_fails_in_one_line_naming_the_key(
         frames: dict[str, list[str]], problem: str) -> None:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import pytest
+
 from fr_graph.classify.extract import extract_message
 from fr_graph.classify.prose import pasted_letters, pasted_regions
 
@@ -202,3 +204,30 @@ def test_pointers_labels_and_indirect_questions_are_not_facts() -> None:
     assert facts("is that normal for a toddler or") == []
     assert facts("I don't know any of my neighbours yet") == [
         "User doesn't know any of User's neighbours yet"]
+
+
+@pytest.mark.parametrize(("message", "kept"), [
+    # A pointer at a time, not at a paste; the user's own news after a colon.
+    ("Things I found out this week:\n\nMy blood type is O negative.",
+     "User's blood type is O negative"),
+    ("Some news from the family this week:\n\nMaya got into Oxford.", "Maya got into Oxford"),
+    ("I got a new job this month. My plan for the move:\n\nWe're moving to Leeds in June.",
+     "We're moving to Leeds in June"),
+    ("Quick update on the house:\n\nThe roof is being replaced next week and the kitchen is "
+     "finished.\n\nThis is costing way more than we budgeted.",
+     "The roof is being replaced next week"),
+    # Ordinary sentences next to a paste are not pointers at it.
+    ("Got married this weekend!\n\n```\nx = 1\n```", "User Got married this weekend"),
+    ("I sent the forms this morning.\n\n```\nx = 1\n```", "User sent the forms this morning"),
+    # Indirect questions that state something, statements that look like questions.
+    ("We're not sure when the baby is due, probably early March",
+     "We're not sure when the baby is due"),
+    ("I'm running the Berlin marathon in September whether I'm ready or not",
+     "User is running the Berlin marathon in September whether User is ready or not"),
+    ("Do 3 sets of squats every morning before work", "3 sets of squats"),
+    # Capitalised emphasis is not SQL; a past-tense label before a paste is news.
+    ("AND my landlord raised the rent again", "User's landlord raised the rent again"),
+    ("Moved to Denver:\n\n```\nrent = 1800\n```", "User Moved to Denver"),
+])
+def test_ordinary_chat_keeps_its_facts_next_to_the_paste_rules(message: str, kept: str) -> None:
+    assert any(kept in fact for fact in facts(message)), facts(message)
