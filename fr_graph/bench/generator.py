@@ -244,24 +244,28 @@ class _Persona:
             minutes=self.minutes[session], seconds=self.rng.randint(0, 59)
         )
 
-    def frame(self, kind: str, split: Split) -> tuple[str, str]:
-        if self.wording is not None:
-            fresh = self.wording.frames[kind]
+    def _pick(self, standard: Sequence[str], fresh: Sequence[str] | None, label: str,
+              split: Split) -> tuple[str, str]:
+        """One template and its family label: any of the fresh wording's (which has no
+        train/test families), else one of ``split``'s families of ``standard``."""
+        if fresh is not None:
+            assert self.wording is not None
             index = self.rng.randrange(len(fresh))
-            return fresh[index], f"{self.wording.name}:{kind}.{index}"
-        frames = ph.FRAMES[kind]
-        index = self.rng.choice(_families(len(frames), split))
-        return frames[index], f"{kind}.{index}"
+            return fresh[index], f"{self.wording.name}:{label}.{index}"
+        index = self.rng.choice(_families(len(standard), split))
+        return standard[index], f"{label}.{index}"
+
+    def frame(self, kind: str, split: Split) -> tuple[str, str]:
+        fresh = self.wording.frames[kind] if self.wording is not None else None
+        return self._pick(ph.FRAMES[kind], fresh, kind, split)
 
     def pick_question(self, templates: Sequence[str], kind: str, split: Split,
                       key: str | None = None) -> tuple[str, str]:
         """A question template; ``key`` names it in a fresh wording (default ``kind``)."""
         if self.wording is not None:
             fresh = self.wording.questions[key or kind]
-            index = self.rng.randrange(len(fresh))
-            return fresh[index], f"{self.wording.name}:q.{key or kind}.{index}"
-        index = self.rng.choice(_families(len(templates), split))
-        return templates[index], f"q.{kind}.{index}"
+            return self._pick(templates, fresh, f"q.{key or kind}", split)
+        return self._pick(templates, None, f"q.{kind}", split)
 
     def clause(self, topic: ph.Topic | ph.NumericTopic | ph.VersionTopic) -> str:
         """One of the topic's state clauses (the fresh wording's, where it has some)."""

@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from fr_graph.classify.prose import (
+    NOT_A_TIME_WORD,
     Region,
     mask_inline_code,
     mask_regions,
@@ -454,9 +455,7 @@ def _is_question_or_chatter(clause: str, terminator: str) -> bool:
 _POINTS_AT_PASTE = re.compile(
     r"\b(?:sent|forwarded|got|received|found|gave|wrote|posted|shared|texted|emailed"
     r"|messaged|copied|pasted|read|saw|attached|pulled)(?:\s+(?:me|us|him|her|them"
-    r"|assigned|together))?\s+(?:this|these)\b"
-    r"(?!\s+(?:morning|afternoon|evening|night|week|weekend|month|year|time|summer|winter"
-    r"|spring|autumn|fall|term|semester)\b)"
+    r"|assigned|together))?\s+(?:this|these)\b" + NOT_A_TIME_WORD +
     r"|^(?:this|these)\s+(?:is|are|was|were)\s+(?:the|a|an|what|from)\b"
     r"|^(?:this|these)\s+(?:landed|came|arrived)\b",
     re.IGNORECASE)

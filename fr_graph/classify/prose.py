@@ -422,15 +422,16 @@ def pasted_letters(text: str, regions: list[Region]) -> list[Region]:
 # wrote what follows ("theirs", whoever says "I" in it), or the pointer names something
 # ("pointed") that is pasted unless it speaks in the first person. "This" naming a time
 # ("this week", "this morning") points at nothing.
-_NOT_TIME = (r"(?!\s+(?:morning|afternoon|evening|night|week|weekend|month|year|time|summer"
-             r"|winter|spring|autumn|fall|term|semester|season|quarter)\b)")
+#: Not followed by a time word: "this morning", "these weeks" point at no paste.
+NOT_A_TIME_WORD = (r"(?!\s+(?:morning|afternoon|evening|night|week|weekend|month|year|time"
+                   r"|summer|winter|spring|autumn|fall|term|semester|season|quarter)\b)")
 _POINTER = re.compile(
-    r"\b(?:(?:this|these|the following)" + _NOT_TIME + r"(?:\s+[\w'-]+){0,5}|following|below"
+    r"\b(?:(?:this|these|the following)" + NOT_A_TIME_WORD + r"(?:\s+[\w'-]+){0,5}|following|below"
     r"|as follows|it says|says|reads)\s*:$", re.IGNORECASE)
 _THEIRS = re.compile(
     r"\b(?:sent|forwarded|got|received|found|gave|wrote|posted|shared|texted|emailed"
     r"|messaged|left|pulled|copied)(?:\s+(?:me|us|him|her|them|assigned))?\s+(?:this|these"
-    r"|the following)\b" + _NOT_TIME +
+    r"|the following)\b" + NOT_A_TIME_WORD +
     r"|\b(?:this|these|it)\s+(?:is|are|was|'s)\s+(?:\w+\s+){0,2}?from\b",
     re.IGNORECASE)
 # The user's paragraph after a paste that opened the message, pointing back at it: "this
