@@ -38,7 +38,8 @@ Run (the server prints its bolt URI; its data stays in ``--home`` between comman
 ``build`` resumes a group that an interrupted run left incomplete; ``fill`` adds groups
 ``fill-0000``, ``fill-0001``, … until the store holds ``--total`` facts. ``measure`` prints
 one JSON object (p50/p95 per system, the ratio, fr-graph's per-query store time by query
-name, and how often the vector index had to fall back to an exact scan).
+name, how often the vector index had to fall back to an exact scan, and the vector path's
+recall of the exact scan's top candidates).
 """
 
 from __future__ import annotations
@@ -73,6 +74,7 @@ from fr_graph.core.classification import Classification
 from fr_graph.overlay import MIRRORED_FIELDS, stable_uuid
 from fr_graph.pipeline.ingest import overlay_for
 from fr_graph.pipeline.records import FactRecord
+from fr_graph.pipeline.search import VECTOR_TOP
 
 DIM = 384
 START = datetime(2024, 1, 1, tzinfo=UTC)
@@ -382,6 +384,16 @@ async def measure(db: str, group: str, n_queries: int, warmup: int, seed: int,
                     for stage, ms in spent.items():
                         stages[stage].append(ms)
                     stages["python (total - store)"].append(fr_ms[-1] - sum(spent.values()))
+        # What the store's vector path finds against the exact scan of the group, on the
+        # same queries (after the timing, so it costs the timed searches nothing).
+        recall: list[float] = []
+        for query in queries[warmup:]:
+            vector = query.vector.tolist()
+            found = {r["uuid"] for r in await fr.store.vector_candidate_rows(
+                group, vector, VECTOR_TOP)}
+            exact = {r["uuid"] for r in await fr.store._exact_scan(  # Neo4jStore
+                group, vector, VECTOR_TOP, n_facts)}
+            recall.append(len(found & exact) / len(exact))
     counted = len(fr_ms)
     fr50, gr50 = pct(fr_ms, 50), pct(gr_ms, 50)
     return {
@@ -400,6 +412,8 @@ async def measure(db: str, group: str, n_queries: int, warmup: int, seed: int,
         # queries that scanned the group exactly (in one query or in uuid ranges)
         "exact_fallbacks": len(stages.get("vector_candidates_exact", []))
         + len(stages.get("vector_candidates_exact_range", [])),
+        # share of the exact scan's top VECTOR_TOP that the vector path returned (mean)
+        "vector_recall": round(statistics.mean(recall), 4),
         "machine": machine(),
     }
 

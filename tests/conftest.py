@@ -1,4 +1,4 @@
-"""Test fixtures: a real Neo4j 5.26 and a real embedded FalkorDB, started by the tests.
+"""Test fixtures: a real Neo4j 5.26 (and 2026) and a real embedded FalkorDB, started by the tests.
 
 The Neo4j server comes from, in order (``tests/neo4j_target.py``): ``NEO4J_URI`` if set
 (credentials from ``NEO4J_USER`` / ``NEO4J_PASSWORD``); a Docker engine, when the ``docker``
@@ -36,6 +36,21 @@ def neo4j_target(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Neo4jTarg
     """The tests' Neo4j: URI, credentials and the branch that gave it."""
     with neo4j_for_tests(lambda: tmp_path_factory.mktemp("neo4j")) as target:
         yield target
+
+
+@pytest.fixture(scope="session")
+def neo4j_2026_target(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Neo4jTarget]:
+    """A second Neo4j, of the 2026 line (in-index filtered vector search): ``NEO4J_2026_URI``
+    when set, else the Maven launcher's 2026 build (Java 21+, see tools/neo4j_server.py)."""
+    import os
+
+    if os.environ.get("NEO4J_2026_URI"):
+        yield Neo4jTarget(os.environ["NEO4J_2026_URI"], "neo4j", "test-password", "env")
+        return
+    from neo4j_server import Neo4jServer  # tools/neo4j_server.py (on sys.path, above)
+
+    with Neo4jServer(home=tmp_path_factory.mktemp("neo4j-2026"), line="2026") as server:
+        yield Neo4jTarget(server.uri, "neo4j", "test-password", "launcher")
 
 
 @pytest.fixture(scope="session")

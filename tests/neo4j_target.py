@@ -9,7 +9,8 @@ Selection order (``pick_source``):
    credentials are read from the container object.
 3. Otherwise the Maven-launched Neo4j Community 5.26 in ``tools/neo4j-launcher`` (auth off, so
    any credentials work). This is the path CI takes: ``.ci/run`` -> ``tools/test.sh`` runs
-   where no Docker engine is available.
+   where no Docker engine is available. ``NEO4J_TEST_LINE=2026`` launches the 2026 line
+   instead (``tools/test.sh`` reruns Graphiti's compatibility tests on it).
 
 ``docker/docker-compose.yml`` uses the same image and the same ``neo4j`` /
 ``fr-graph-local`` credentials as the Docker branch here.
@@ -122,5 +123,5 @@ def neo4j_for_tests(home: Callable[[], Path], source: Source | None = None,
     else:
         from neo4j_server import Neo4jServer  # tools/neo4j_server.py (conftest puts it on sys.path)
 
-        with Neo4jServer(home=home()) as server:
+        with Neo4jServer(home=home(), line=environ.get("NEO4J_TEST_LINE", "5.26")) as server:
             yield Neo4jTarget(server.uri, DEFAULT_USER, DEFAULT_PASSWORD, "launcher")

@@ -1,19 +1,26 @@
-"""Start a real Neo4j Community 5.26 server without Docker, from Maven Central jars.
+"""Start a real Neo4j Community server without Docker, from Maven Central jars.
 
-The server is the small Java program in ``tools/neo4j-launcher`` (embedded DBMS + Bolt, auth off).
-This module builds it with Maven when needed and runs it as a child process. Stdlib only, so it
-can be imported by test fixtures and CI scripts before any project dependency is installed.
+Two release lines: 5.26 (the default, what most Graphiti users run; Java 17+) and 2026 (the
+newest Community release Maven Central serves, for its in-index filtered vector search;
+Java 21+). The server is the small Java program in ``tools/neo4j-launcher`` (embedded DBMS +
+Bolt, auth off), built once per line into its own folder. This module builds it with Maven
+when needed and runs it as a child process. Stdlib only, so it can be imported by test
+fixtures and CI scripts before any project dependency is installed.
 
     from tools.neo4j_server import Neo4jServer   # or put tools/ on sys.path
-    with Neo4jServer() as server:
+    with Neo4jServer() as server:                 # Neo4jServer(line="2026") for the newer one
         driver = neo4j.GraphDatabase.driver(server.uri, auth=("neo4j", "any"))
 
 Command line (for developers)::
 
     python tools/neo4j_server.py               # build if needed, start, print URI, wait for Ctrl-C
+    python tools/neo4j_server.py --line 2026   # the same with Neo4j 2026
     python tools/neo4j_server.py --build-only  # just build the launcher
 
-Environment: ``JAVA_HOME`` (optional) picks the JDK (17+); ``MVN`` (optional) the Maven command.
+Environment: ``JAVA_HOME`` (optional) picks the JDK of the 5.26 line (17+);
+``NEO4J_2026_JAVA_HOME`` the JDK of the 2026 line (21+; default: ``JAVA_HOME`` when it is 21 or
+newer, else the Temurin 25 JDK at ``/usr/lib/jvm/temurin-25-jdk-amd64``); ``MVN`` (optional)
+the Maven command.
 """
 
 from __future__ import annotations
@@ -32,19 +39,56 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import IO
 
 LAUNCHER_DIR = Path(__file__).resolve().parent / "neo4j-launcher"
-TARGET_DIR = LAUNCHER_DIR / "target"
-CLASSES_DIR = TARGET_DIR / "classes"
-DEPENDENCY_DIR = TARGET_DIR / "dependency"
 MAIN_CLASS = "frgraph.Neo4jLauncher"
-_MAIN_CLASS_FILE = CLASSES_DIR / "frgraph" / "Neo4jLauncher.class"
-# Written after a successful build. Compared with the sources' mtimes: the class file itself is
-# not rewritten when only pom.xml changes, so it can't serve as the build time.
-_BUILD_STAMP = TARGET_DIR / ".build-stamp"
+#: Where the 2026 line's JDK is looked for when neither NEO4J_2026_JAVA_HOME nor a JAVA_HOME
+#: of Java 21+ names one.
+TEMURIN_25_HOME = Path("/usr/lib/jvm/temurin-25-jdk-amd64")
+
+
+@dataclass(frozen=True)
+class Line:
+    """One Neo4j release line: the version built, the Java it needs, where its build lives."""
+
+    name: str
+    neo4j_version: str
+    java_release: int
+
+    @property
+    def target_dir(self) -> Path:
+        return LAUNCHER_DIR / ("target" if self.name == "5.26" else f"target-{self.name}")
+
+    @property
+    def classes_dir(self) -> Path:
+        return self.target_dir / "classes"
+
+    @property
+    def dependency_dir(self) -> Path:
+        return self.target_dir / "dependency"
+
+    @property
+    def main_class_file(self) -> Path:
+        return self.classes_dir / "frgraph" / "Neo4jLauncher.class"
+
+    @property
+    def build_stamp(self) -> Path:
+        # Written after a successful build. Compared with the sources' mtimes: the class file
+        # itself is not rewritten when only pom.xml changes, so it can't serve as the build time.
+        return self.target_dir / ".build-stamp"
+
+
+#: 5.26.x is the last line that runs on Java 17; 2026.08.1 was the newest Community release
+#: on Maven Central on 2026-12-03 (in-index filtered vector search since 2026.01).
+LINES: dict[str, Line] = {
+    "5.26": Line("5.26", "5.26.30", 17),
+    "2026": Line("2026", "2026.08.1", 21),
+}
+DEFAULT_LINE = "5.26"
 
 READY_PREFIX = "NEO4J_READY "
 LOG_NAME = "neo4j-launcher.log"
@@ -74,22 +118,29 @@ JVM_FLAGS: tuple[str, ...] = (
 )
 
 
-def _is_built() -> bool:
+def _line(name: str) -> Line:
+    try:
+        return LINES[name]
+    except KeyError:
+        raise ValueError(f"line must be one of {', '.join(LINES)}, got {name!r}") from None
+
+
+def _is_built(line: Line) -> bool:
     """True when the launcher and its runtime jars were built after the last source change."""
-    if not _BUILD_STAMP.is_file() or not _MAIN_CLASS_FILE.is_file():
+    if not line.build_stamp.is_file() or not line.main_class_file.is_file():
         return False
-    if not any(DEPENDENCY_DIR.glob("neo4j-bolt-*.jar")):
+    if not any(line.dependency_dir.glob("neo4j-bolt-*.jar")):
         return False
-    built_at = _BUILD_STAMP.stat().st_mtime
+    built_at = line.build_stamp.stat().st_mtime
     sources = [LAUNCHER_DIR / "pom.xml", *LAUNCHER_DIR.joinpath("src").rglob("*.java")]
     return all(src.stat().st_mtime <= built_at for src in sources)
 
 
 @contextlib.contextmanager
-def _build_lock() -> Iterator[None]:
+def _build_lock(line: Line) -> Iterator[None]:
     # Parallel test workers (pytest-xdist) may all try to build at once; serialise them.
-    TARGET_DIR.mkdir(parents=True, exist_ok=True)
-    with open(TARGET_DIR / ".build.lock", "w") as lock_file:
+    line.target_dir.mkdir(parents=True, exist_ok=True)
+    with open(line.target_dir / ".build.lock", "w") as lock_file:
         fcntl.flock(lock_file, fcntl.LOCK_EX)
         try:
             yield
@@ -97,17 +148,19 @@ def _build_lock() -> Iterator[None]:
             fcntl.flock(lock_file, fcntl.LOCK_UN)
 
 
-def build_launcher() -> Path:
-    """Build the launcher with Maven unless it is already built; return the launcher directory.
+def build_launcher(line_name: str = DEFAULT_LINE) -> Path:
+    """Build the launcher of ``line_name`` with Maven unless it is already built; return its
+    build folder.
 
-    The first build downloads ~170 MB into ~/.m2; later calls return at once.
+    The first build of a line downloads ~150-170 MB into ~/.m2; later calls return at once.
     Raises RuntimeError (with the tail of Maven's output) when the build fails.
     """
-    if _is_built():
-        return LAUNCHER_DIR
-    with _build_lock():
-        if _is_built():  # another process built it while we waited for the lock
-            return LAUNCHER_DIR
+    line = _line(line_name)
+    if _is_built(line):
+        return line.target_dir
+    with _build_lock(line):
+        if _is_built(line):  # another process built it while we waited for the lock
+            return line.target_dir
         mvn = os.environ.get("MVN") or shutil.which("mvn")
         if not mvn:
             raise RuntimeError(
@@ -115,26 +168,59 @@ def build_launcher() -> Path:
             )
         # Start from an empty jar folder: after a version bump the old jars would otherwise stay
         # on the classpath next to the new ones. Running JVMs keep their open (unlinked) jars.
-        _BUILD_STAMP.unlink(missing_ok=True)
-        shutil.rmtree(DEPENDENCY_DIR, ignore_errors=True)
-        # The pom binds dependency:copy-dependencies to `package` -> target/dependency/*.jar.
-        cmd = [mvn, "-q", "-B", "-Dstyle.color=never", "package"]
+        line.build_stamp.unlink(missing_ok=True)
+        shutil.rmtree(line.dependency_dir, ignore_errors=True)
+        # The pom binds dependency:copy-dependencies to `package` -> <build dir>/dependency/*.jar.
+        cmd = [mvn, "-q", "-B", "-Dstyle.color=never",
+               f"-Dneo4j.version={line.neo4j_version}",
+               f"-Dmaven.compiler.release={line.java_release}",
+               f"-Dlauncher.buildDirectory={line.target_dir}", "package"]
+        env = {**os.environ, "JAVA_HOME": _java_home(line)} if line.java_release > 17 \
+            else None
         proc = subprocess.run(
-            cmd, cwd=LAUNCHER_DIR, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+            cmd, cwd=LAUNCHER_DIR, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            env=env,
         )
-        if proc.returncode == 0 and _MAIN_CLASS_FILE.is_file():
-            _BUILD_STAMP.touch()
-        if not _is_built():
+        if proc.returncode == 0 and line.main_class_file.is_file():
+            line.build_stamp.touch()
+        if not _is_built(line):
             output = _ANSI_ESCAPE.sub("", proc.stdout)  # Maven 3.8 emits some even when told not to
             tail = "\n".join(output.splitlines()[-60:])
             raise RuntimeError(
-                f"building the Neo4j launcher failed ({' '.join(cmd)} in {LAUNCHER_DIR}, "
-                f"exit {proc.returncode}):\n{tail}"
+                f"building the Neo4j {line.name} launcher failed ({' '.join(cmd)} in "
+                f"{LAUNCHER_DIR}, exit {proc.returncode}):\n{tail}"
             )
-    return LAUNCHER_DIR
+    return line.target_dir
 
 
-def _java_executable() -> str:
+def _java_major(java_home: Path) -> int:
+    """The major version a JDK's ``release`` file declares (0 when unreadable)."""
+    try:
+        text = (java_home / "release").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return 0
+    found = re.search(r'^JAVA_VERSION="(\d+)', text, re.MULTILINE)
+    return int(found.group(1)) if found else 0
+
+
+def _java_home(line: Line) -> str:
+    """The JDK folder for a line that needs a Java newer than 17 (see the module docstring)."""
+    named = os.environ.get("NEO4J_2026_JAVA_HOME")
+    candidates = [Path(named)] if named else []
+    if os.environ.get("JAVA_HOME"):
+        candidates.append(Path(os.environ["JAVA_HOME"]))
+    candidates.append(TEMURIN_25_HOME)
+    for home in candidates:
+        if (home / "bin" / "java").is_file() and _java_major(home) >= line.java_release:
+            return str(home)
+    raise RuntimeError(
+        f"Neo4j {line.name} needs Java {line.java_release}+: set NEO4J_2026_JAVA_HOME to a JDK "
+        f"of that version (tried {', '.join(str(c) for c in candidates)})")
+
+
+def _java_executable(line: Line) -> str:
+    if line.java_release > 17:
+        return str(Path(_java_home(line)) / "bin" / "java")
     java_home = os.environ.get("JAVA_HOME")
     if java_home and (Path(java_home) / "bin" / "java").is_file():
         return str(Path(java_home) / "bin" / "java")
@@ -172,10 +258,12 @@ class Neo4jServer:
         start_timeout: float = DEFAULT_START_TIMEOUT,
         heap_mib: int = DEFAULT_HEAP_MIB,
         page_cache_mib: int = DEFAULT_PAGE_CACHE_MIB,
+        line: str = DEFAULT_LINE,
     ) -> None:
         if heap_mib < 512 or page_cache_mib < 16:
             raise ValueError(f"heap_mib must be >= 512 and page_cache_mib >= 16, "
                              f"got {heap_mib} and {page_cache_mib}")
+        self.line = _line(line)
         self.heap_mib = heap_mib
         self.page_cache_mib = page_cache_mib
         self._owns_home = home is None
@@ -207,7 +295,7 @@ class Neo4jServer:
         """Build if needed, launch the JVM and block until Neo4j answers (or raise RuntimeError)."""
         if self._proc is not None:
             raise RuntimeError("Neo4jServer already started")
-        build_launcher()
+        build_launcher(self.line.name)
         self.home.mkdir(parents=True, exist_ok=True)
         # A port picked here can be grabbed by someone else before the JVM binds it; retry then.
         attempts = 1 if self._requested_port is not None else 3
@@ -229,16 +317,20 @@ class Neo4jServer:
         raise AssertionError("unreachable")
 
     def _launch(self, port: int) -> None:
-        java = _java_executable()
-        classpath = f"{CLASSES_DIR}{os.pathsep}{DEPENDENCY_DIR / '*'}"  # java expands the '*'
+        java = _java_executable(self.line)
+        # java expands the '*'
+        classpath = f"{self.line.classes_dir}{os.pathsep}{self.line.dependency_dir / '*'}"
         memory = [
             f"-Xmx{self.heap_mib}m",
             f"-Dfrgraph.pageCacheMiB={self.page_cache_mib}",
             # Running transactions may use about two thirds of the heap.
             f"-Dfrgraph.transactionMaxMiB={self.heap_mib * 2 // 3}",
         ]
-        cmd = [java, *JVM_FLAGS, *memory, "-cp", classpath, MAIN_CLASS, str(self.home),
-               str(port)]
+        # Lucene's vector kernels use the Vector API when the JVM exposes it (Java 21+).
+        vector_api = ["--add-modules=jdk.incubator.vector"] if self.line.java_release >= 21 \
+            else []
+        cmd = [java, *JVM_FLAGS, *vector_api, *memory, "-cp", classpath, MAIN_CLASS,
+               str(self.home), str(port)]
         # Kept open for the child's lifetime, closed in stop().
         self._log_file = open(self.log_path, "ab")  # noqa: SIM115
         log_start = self._log_file.tell()  # the log is appended across restarts on one home
@@ -324,6 +416,8 @@ class _PortInUse(Exception):
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--build-only", action="store_true", help="build the launcher and exit")
+    parser.add_argument("--line", choices=sorted(LINES), default=DEFAULT_LINE,
+                        help=f"Neo4j release line (default {DEFAULT_LINE})")
     parser.add_argument("--port", type=int, default=None, help="Bolt port (default: a free one)")
     parser.add_argument(
         "--home", type=Path, default=None, help="data/log dir (default: a temporary one, deleted)"
@@ -335,7 +429,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     if args.build_only:
-        print(build_launcher())
+        print(build_launcher(args.line))
         return 0
 
     def _interrupt(signum: int, frame: object) -> None:
@@ -345,7 +439,7 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, _interrupt)
     try:
         server = Neo4jServer(home=args.home, port=args.port, heap_mib=args.heap,
-                             page_cache_mib=args.page_cache)
+                             page_cache_mib=args.page_cache, line=args.line)
     except ValueError as exc:
         parser.error(str(exc))
     with server:

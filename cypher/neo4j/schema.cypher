@@ -1,6 +1,7 @@
 // schema — fr-graph's constraints and indexes on Neo4j (a statement list, run in order;
-// every statement is idempotent). Graphiti's own indexes are created by Graphiti.
-// Params:  none; {embedding_dim} is substituted with the configured integer dimension.
+// every statement is idempotent). Graphiti's own indexes are created by Graphiti; the facts'
+// vector index by fact_vector_index or fact_vector_index_filtered, by server version.
+// Params:  none
 // Returns: nothing
 CREATE CONSTRAINT fr_fact_edge_uuid IF NOT EXISTS FOR (f:FrFact) REQUIRE f.edge_uuid IS UNIQUE;
 CREATE CONSTRAINT fr_lock_group IF NOT EXISTS FOR (l:FrLock) REQUIRE l.group_id IS UNIQUE;
@@ -15,6 +16,3 @@ CREATE INDEX fr_rel_event_time IF NOT EXISTS FOR ()-[r:RELATES_TO]-() ON (r.fr_e
 CREATE INDEX fr_rel_source_id IF NOT EXISTS FOR ()-[r:RELATES_TO]-() ON (r.fr_source_id);
 CREATE INDEX fr_rel_stage IF NOT EXISTS FOR ()-[r:RELATES_TO]-() ON (r.fr_stage);
 CREATE INDEX fr_rel_group_uuid IF NOT EXISTS FOR ()-[r:RELATES_TO]-() ON (r.group_id, r.uuid);
-CREATE VECTOR INDEX fr_fact_embedding IF NOT EXISTS
-FOR ()-[r:RELATES_TO]-() ON (r.{lifecycle_vector})
-OPTIONS {indexConfig: {`vector.dimensions`: {embedding_dim}, `vector.similarity_function`: 'cosine'}};

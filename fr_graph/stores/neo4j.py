@@ -34,6 +34,10 @@ from fr_graph.stores.base import (
     settle_index_task,
 )
 
+#: The first Neo4j release whose vector index can hold and filter by group_id.
+IN_INDEX_FILTER_SINCE = (2026, 1)
+_SERVER_VERSION = re.compile(r"(\d+)\.(\d+)")
+
 # Sizing the vector-index request. The 5.26 index cannot filter by group, so a group that
 # holds ``share`` of the store finds about ``fetch * share`` of its facts among the index's
 # top ``fetch`` hits; beyond a point, scanning the group exactly is cheaper.
@@ -52,6 +56,22 @@ _GROUP_SIZE_TTL_S = 60.0  # group and store sizes are recounted at most once a m
 _LUCENE_WORD = re.compile(r"[A-Za-z0-9]")
 #: The code of "an equivalent schema rule already exists" (see ``_is_transient``).
 _SCHEMA_RACE = "Neo.ClientError.Schema.EquivalentSchemaRuleAlreadyExists"
+
+
+def filters_in_index(server_version: str) -> bool:
+    """Whether a Neo4j server of ``server_version`` (e.g. "Neo4j Kernel 2026.08.1
+    community") can build a vector index that filters by group (2026.01+)."""
+    found = _SERVER_VERSION.search(server_version)
+    return found is not None and (int(found[1]), int(found[2])) >= IN_INDEX_FILTER_SINCE
+
+
+def _index_walk_fault(exc: StoreError) -> bool:
+    """Whether ``exc`` is Neo4j 2026.08's internal error from a group-filtered vector search
+    that runs out of the group's live entries ("Index N out of bounds for length M")."""
+    cause = exc.__cause__
+    return (isinstance(cause, Neo4jError)
+            and cause.code == "Neo.DatabaseError.Statement.ExecutionFailed"
+            and "out of bounds" in str(cause.message))
 
 
 def uuid_ranges(parts: int) -> list[tuple[str, str]]:
@@ -99,6 +119,9 @@ class Neo4jStore(GraphStore):
         super().__init__(driver, settings, tracer)
         # group_id -> (recount after, group facts, store facts)
         self._group_sizes: dict[str, tuple[float, int, int]] = {}
+        # Whether fr_fact_embedding holds group_id (asked again after a TTL while it does not:
+        # the index may be made, or remade on an upgraded server, after this store opened).
+        self._index_filters: tuple[float, bool] = (0.0, False)
 
     @classmethod
     def connect(cls, settings: Settings, tracer: Tracer | None = None) -> Neo4jStore:
@@ -151,18 +174,39 @@ class Neo4jStore(GraphStore):
         await settle_index_task(self.driver)
         await self.driver.build_indices_and_constraints()
         for statement in cypher.load_statements("schema", self.dialect):
-            text = self.bind_vector(
-                statement.replace("{embedding_dim}", str(int(self.settings.embedding_dim))))
-            await self.run_text("schema", text, group_id)
+            await self.run_text("schema", self.bind_vector(statement), group_id)
+        # Neo4j 2026.01+ keeps group_id in the vector index, to filter by group inside it.
+        rows = await self.run("server_version", group_id)
+        index_query = ("fact_vector_index_filtered"
+                       if rows and filters_in_index(str(rows[0]["version"]))
+                       else "fact_vector_index")
+        text = self.bind_vector(cypher.load(index_query, self.dialect)).replace(
+            "{embedding_dim}", str(int(self.settings.embedding_dim)))
+        await self.run_text(index_query, text, group_id)
         await self.run_text("await_indexes", "CALL db.awaitIndexes(300)", group_id)
+        self._index_filters = (0.0, False)  # ask again
 
     async def list_groups(self) -> list[str]:
         rows = await self.run("list_groups", "")
         return [r["group_id"] for r in rows if r["group_id"] is not None]
 
+    async def index_filters_by_group(self) -> bool:
+        """Whether the facts' vector index holds group_id (made on Neo4j 2026.01+), so that
+        search filters by group inside the index; cached, asked again while it does not."""
+        recheck_after, filters = self._index_filters
+        now = time.monotonic()
+        if filters or recheck_after > now:
+            return filters
+        rows = await self.run("fact_vector_index_properties", "")
+        filters = bool(rows) and "group_id" in (rows[0]["properties"] or [])
+        self._index_filters = (now + _GROUP_SIZE_TTL_S, filters)
+        return filters
+
     async def vector_candidate_rows(
         self, group_id: str, embedding: list[float], limit: int
     ) -> list[dict[str, Any]]:
+        if await self.index_filters_by_group():
+            return await self._in_index_candidates(group_id, embedding, limit)
         group_facts, store_facts = await self._group_size(group_id)
         share = group_facts / store_facts if store_facts else 0.0
         fetch = limit * self.settings.vector_oversample
@@ -175,6 +219,30 @@ class Neo4jStore(GraphStore):
         if len(rows) < limit:
             # A small group (scanning it is cheaper), or too few of the index's global top
             # hits were ours: scan the group exactly.
+            rows = await self._exact_scan(group_id, embedding, limit, group_facts)
+        return rows
+
+    async def _in_index_candidates(self, group_id: str, embedding: list[float],
+                                   limit: int) -> list[dict[str, Any]]:
+        """The group's nearest facts from the group-filtered index. The index walk is
+        approximate (and scores compressed vectors), so it is asked for
+        ``vector_oversample`` times the rows kept. A group no larger than that request is
+        scanned exactly instead: cheap at that size, exact, and clear of a Neo4j 2026.08
+        fault (a filtered search asked for more hits than the group holds fails once one of
+        the group's facts was deleted or lost its vector)."""
+        fetch = limit * self.settings.vector_oversample
+        group_facts, _ = await self._group_size(group_id)
+        rows: list[dict[str, Any]] = []
+        if group_facts > fetch:
+            try:
+                rows = await self.run("vector_candidates_in_index", group_id,
+                                      group_id=group_id, embedding=embedding, fetch=fetch,
+                                      limit=limit)
+            except StoreError as exc:
+                # The same fault when facts were deleted since the group was counted.
+                if not _index_walk_fault(exc):
+                    raise
+        if len(rows) < limit:
             rows = await self._exact_scan(group_id, embedding, limit, group_facts)
         return rows
 

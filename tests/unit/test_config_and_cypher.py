@@ -79,3 +79,17 @@ def test_lucene_escape_leaves_no_operator(text: str) -> None:
     unescaped = re.sub(r"\\.", "", escaped)
     assert not re.search(r'[+\-!(){}\[\]^"~*?:\\/]', unescaped)
     assert not re.search(r"\b(AND|OR|NOT|TO)\b", escaped)
+
+
+@pytest.mark.parametrize(("version", "filters"), [
+    ("Neo4j Kernel 5.26.30 community", False),
+    ("Neo4j Kernel 2025.12.1 community", False),
+    ("Neo4j Kernel 2026.01.3 community", True),
+    ("Neo4j Kernel 2026.08.1 enterprise", True),
+    ("Neo4j Kernel 2027.1.0 community", True),
+    ("Neo4j Kernel dev community", False),
+])
+def test_in_index_group_filtering_needs_neo4j_2026_01(version: str, filters: bool) -> None:
+    from fr_graph.stores.neo4j import filters_in_index
+
+    assert filters_in_index(version) is filters

@@ -19,7 +19,8 @@ _PLACEHOLDER = re.compile(r"\{\s*[A-Za-z_]\w*\s*\}")  # {name}, never a Cypher m
 _CYPHER_WORDS = re.compile(r"\b(MATCH|MERGE|CREATE|DELETE|DETACH|SET|RETURN|UNWIND|CALL|"
                            r"WHERE|REMOVE|DROP|LOAD CSV)\b")
 #: ``(file, placeholder)`` substituted by code from a validated non-value setting.
-ALLOWED_PLACEHOLDERS = {("neo4j/schema.cypher", "{embedding_dim}"),
+ALLOWED_PLACEHOLDERS = {("neo4j/fact_vector_index.cypher", "{embedding_dim}"),
+                        ("neo4j/fact_vector_index_filtered.cypher", "{embedding_dim}"),
                         ("falkordb/schema.cypher", "{embedding_dim}")}
 #: Placeholders any file may hold: a property name the store picks from a fixed pair
 #: (``GraphStore.lifecycle_vector``), never from input.

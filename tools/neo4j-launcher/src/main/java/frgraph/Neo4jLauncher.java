@@ -7,6 +7,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -16,6 +17,7 @@ import org.neo4j.configuration.connectors.BoltConnector;
 import org.neo4j.configuration.helpers.SocketAddress;
 import org.neo4j.dbms.api.DatabaseManagementService;
 import org.neo4j.dbms.api.DatabaseManagementServiceBuilder;
+import org.neo4j.graphdb.config.Setting;
 import org.neo4j.io.ByteUnit;
 
 /**
@@ -94,7 +96,7 @@ public final class Neo4jLauncher {
     }
 
     private static DatabaseManagementServiceBuilder newBuilder(Path home, int port) {
-        return new DatabaseManagementServiceBuilder(home)
+        DatabaseManagementServiceBuilder builder = new DatabaseManagementServiceBuilder(home)
                 .setConfig(BoltConnector.enabled, true)
                 .setConfig(BoltConnector.listen_address, new SocketAddress(HOST, port))
                 .setConfig(BoltConnector.advertised_address, new SocketAddress(HOST, port))
@@ -109,11 +111,24 @@ public final class Neo4jLauncher {
                 .setConfig(GraphDatabaseSettings.memory_transaction_global_max_size,
                         ByteUnit.mebiBytes(Long.getLong("frgraph.transactionMaxMiB", 1024L)))
                 // dbms.usage_report.enabled=false: no phoning home from tests/CI.
-                .setConfig(GraphDatabaseSettings.udc_enabled, false)
-                // internal.dbms.bolt.netty_server_shutdown_quiet_period (default 5 s): Bolt waits it
-                // out once per Netty event-loop group, so every stop took ~12 s. A throwaway test
-                // server needs no quiet period; stop now takes < 1 s.
-                .setConfig(GraphDatabaseInternalSettings.netty_server_shutdown_quiet_period, 0);
+                .setConfig(GraphDatabaseSettings.udc_enabled, false);
+        return withoutShutdownQuietPeriod(builder);
+    }
+
+    /**
+     * internal.dbms.bolt.netty_server_shutdown_quiet_period (default 5 s): Bolt waits it out once
+     * per Netty event-loop group, so every stop took ~12 s. A throwaway test server needs no quiet
+     * period; stop now takes < 1 s. The setting holds seconds as an Integer on 5.26 and a Duration
+     * on 2026.x; this source builds against both lines.
+     */
+    @SuppressWarnings("unchecked")
+    private static DatabaseManagementServiceBuilder withoutShutdownQuietPeriod(
+            DatabaseManagementServiceBuilder builder) {
+        Setting<?> quietPeriod = GraphDatabaseInternalSettings.netty_server_shutdown_quiet_period;
+        if (quietPeriod.defaultValue() instanceof Duration) {
+            return builder.setConfig((Setting<Duration>) quietPeriod, Duration.ZERO);
+        }
+        return builder.setConfig((Setting<Integer>) quietPeriod, 0);
     }
 
     private static void watchStdinForEof() {
