@@ -5,8 +5,8 @@ both work on the newer server. The 5.26 side is tested in test_neo4j_group_share
 from __future__ import annotations
 
 import uuid
-from datetime import UTC, datetime
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
