@@ -38,17 +38,19 @@ from fr_graph.stores.base import (
 IN_INDEX_FILTER_SINCE = (2026, 1)
 _SERVER_VERSION = re.compile(r"(\d+)\.(\d+)")
 
+#: How long opening waits for a Neo4j server to answer at all.
+REACHABLE_TIMEOUT_S = 10.0
+
 # Sizing the vector-index request. The 5.26 index cannot filter by group, so a group that
 # holds ``share`` of the store finds about ``fetch * share`` of its facts among the index's
 # top ``fetch`` hits; beyond a point, scanning the group exactly is cheaper.
-#: How long opening waits for a Neo4j server to answer at all.
-REACHABLE_TIMEOUT_S = 10.0
 _SHARE_MARGIN = 2.0  # ask for twice the hits the group's share predicts
-# Measured (10k group among 365k facts): asking the index for 4,380 hits took 229 ms, the
-# exact scan of the 10k group 283 ms, 12,000 hits 369 ms; an index hit costs about what a
-# scanned row does (the scan reads a 1.5 kB vector per row, independent of the store size).
-# At 1M facts (3 GiB page cache): 6,000 hits 224 ms, 12,000 hits 386 ms, the scan 148 ms.
-_SCAN_ROW_COST = 1
+# An index hit costs about three rows of the group's exact scan (which reads one 1.5 kB
+# vector per row, independent of the store's size): 10k group among 700k facts, scan in two
+# uuid ranges 126 ms; the index asked for 1,500 hits 83 ms, 3,000 129 ms, 5,000 185 ms,
+# 8,400 270 ms (2026-12-03, BENCHMARKS.md). So the index is asked only while its request
+# is under a third of the group's size.
+_INDEX_HIT_COST_IN_SCAN_ROWS = 3.0
 _MAX_INDEX_FETCH = 50_000
 # Below this many facts a group is scanned in one query: splitting costs more than it saves.
 SPLIT_SCAN_MIN_FACTS = 5_000
@@ -213,7 +215,8 @@ class Neo4jStore(GraphStore):
         if share > 0.0:
             fetch = max(fetch, math.ceil(limit * _SHARE_MARGIN / share))
         rows: list[dict[str, Any]] = []
-        if share > 0.0 and fetch <= min(_MAX_INDEX_FETCH, group_facts * _SCAN_ROW_COST):
+        if share > 0.0 and fetch <= min(_MAX_INDEX_FETCH,
+                                        group_facts / _INDEX_HIT_COST_IN_SCAN_ROWS):
             rows = await self.run("vector_candidates", group_id, group_id=group_id,
                                   embedding=embedding, fetch=fetch, limit=limit)
         if len(rows) < limit:

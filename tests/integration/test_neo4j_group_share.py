@@ -70,8 +70,8 @@ async def test_big_and_small_groups_get_their_exact_nearest_facts(
     rng = np.random.default_rng(11)
     tag = uuid.uuid4().hex[:8]
     big, small = f"share-big-{tag}", f"share-small-{tag}"
-    big_vectors, small_vectors = unit_rows(rng, 2000), unit_rows(rng, 20)
-    big_ids = await write_group(neo4j, big, big_vectors, ["plain fact"] * 2000)
+    big_vectors, small_vectors = unit_rows(rng, 3000), unit_rows(rng, 20)
+    big_ids = await write_group(neo4j, big, big_vectors, ["plain fact"] * 3000)
     small_ids = await write_group(neo4j, small, small_vectors, ["plain fact"] * 20)
 
     # The big group is most of what this test wrote: the index is asked, and a query near
