@@ -12,7 +12,7 @@ import warnings
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from neo4j import AsyncTransaction
+from neo4j import AsyncTransaction, NotificationDisabledClassification
 from neo4j.exceptions import (
     DriverError,
     Neo4jError,
@@ -37,6 +37,11 @@ from fr_graph.stores.base import (
 #: The first Neo4j release whose vector index can hold and filter by group_id.
 IN_INDEX_FILTER_SINCE = (2026, 1)
 _SERVER_VERSION = re.compile(r"(\d+)\.(\d+)")
+
+#: Notifications the lifecycle transaction does not ask for: "property key does not exist"
+#: and the like, which a store without superseded or reverted facts yet raises on every
+#: batch (the driver logs each as a WARNING the size of the query).
+_QUIET_NOTIFICATIONS = [NotificationDisabledClassification.UNRECOGNIZED]
 
 #: How long opening waits for a Neo4j server to answer at all.
 REACHABLE_TIMEOUT_S = 10.0
@@ -318,8 +323,13 @@ class Neo4jStore(GraphStore):
         """``work`` inside one Neo4j transaction that first write-locks the group's
         ``(:FrLock {group_id})`` node: concurrent writers of a group, in any process, queue
         on that lock, and a failed try rolls back whole (then retried with backoff)."""
+        assert isinstance(self.driver, Neo4jDriver)
+        client, database = self.driver.client, self.driver._database  # Graphiti's settings
+
         async def attempt() -> T:
-            async with self.driver.session() as session:
+            async with client.session(
+                    database=database,
+                    notifications_disabled_classifications=_QUIET_NOTIFICATIONS) as session:
                 tx = await session.begin_transaction()
                 try:
                     runner = _Transaction(self, tx)
