@@ -108,7 +108,16 @@ _REPORTED = re.compile(
     r"(?:(?:ask\w*|inquir\w*|enquir\w*) (?:if|whether|how|what|when|where|why|which|"
     r"who|about)|want(?:s|ed)? to know|curious (?:about|if|whether)|"
     r"(?:read|heard|saw|seen) (?:that|about|on the news|an article|somewhere|online)|"
-    r"looked up|googl\w+|question (?:about|on|re)\b)")
+    r"looked up|googl\w+|question (?:about|on|re)\b|"
+    # a request to the assistant: "Asked for a vegan recipe", "asked for K-drama recommendations"
+    r"(?:ask\w*|request\w*) for (?:[\w'-]+ ){0,4}?(?:recipes?|lists?|tips|ideas?|advice|help|"
+    r"recommendations?|suggestions?|options|examples?|explanations?|summary|templates?|names?|"
+    r"playlists?|itinerary|workouts?|(?:study |training |meal )?plans?|places?|"
+    r"restaurants?|studios?|books?|podcasts?|apps?)\b)")
+# A note that opens with a question ("how do i get B12 as a vegan? asked for a list").
+_LEAD_QUESTION = re.compile(
+    r"^(?:is|are|am|was|were|do|does|did|can|could|should|would|will|how|what|when|where|why|"
+    r"which|who)\b[^.!?]*\?")
 _NEWS = re.compile(r"\b(?:on|in) the news\b|\bheadlines?\b")
 # A one-off happening told with its moment ("Watched a film last night", "Had sushi on
 # Friday") is over as soon as it is told: a later note does not update it.
@@ -201,16 +210,24 @@ class TextCues:
 
 
 def _is_report(text: str, norm: str) -> bool:
-    """A question, the news, or a thing read or heard with no change stated beside it ("Read
-    about rent caps, the landlord says the flat is 1250 now" reports a change all the same)."""
-    if _QUESTION.search(text.strip().lower()) or _NEWS.search(norm):
+    """A question, a request to the assistant, the news, or a thing read or heard, with no
+    change stated beside it ("Read about rent caps, the landlord says the flat is 1250 now"
+    reports a change all the same)."""
+    lowered = text.strip().lower()
+    if _QUESTION.search(lowered) or _NEWS.search(norm):
         return True
+    question = _LEAD_QUESTION.search(lowered)
+    if question is not None:
+        return not _states_change(lowered[question.end():])
     found = _REPORTED.search(norm)
     if found is None:
         return False
     rest = _CLAUSE_BREAK.split(norm[found.end():], maxsplit=1)[1:]
-    return not (rest and (_CHANGE.search(rest[0]) or _CANCEL.search(rest[0])
-                          or _COMPLETE.search(rest[0])))
+    return not (rest and _states_change(rest[0]))
+
+
+def _states_change(text: str) -> bool:
+    return bool(_CHANGE.search(text) or _CANCEL.search(text) or _COMPLETE.search(text))
 
 
 @lru_cache(maxsize=65536)

@@ -488,6 +488,10 @@ def test_a_fact_with_no_category_and_no_slot_ends_only_on_a_stated_change() -> N
     ("Vegetarian for five years", "is fish ok to eat again after years without it?"),
     ("Vegetarian for five years", "Saw on the news that vegetarians live longer"),
     ("Pays 900 a month for the flat", "Read that rents in the city went up 20% this year"),
+    # A request to the assistant, and a note that opens with a question.
+    ("User asked for a gluten-free lasagne recipe", "Cooks gluten-free at home now"),
+    ("Plays five-a-side on Thursdays", "asked for podcast recommendations for the commute"),
+    ("Keeps bees on the allotment", "how long does honey keep? asked for storage tips"),
 ])
 def test_a_question_or_a_report_neither_ends_nor_is_ended(older_text: str,
                                                           newer_text: str) -> None:
@@ -502,6 +506,9 @@ def test_a_question_or_a_report_neither_ends_nor_is_ended(older_text: str,
     ("Vegetarian for five years", "Eats fish again these days"),
     # A report with a change stated beside it still ends the earlier fact.
     ("Pays 900 a month for the flat", "Read about rent caps, the landlord says it is 1000 now"),
+    # Asking for a thing is not a request for advice, and a question can precede a change.
+    ("Earns 38k at the agency", "Asked for a raise and got it: 42k from April"),
+    ("Lives in Hull", "guess what? we moved to Leeds last weekend"),
 ])
 def test_a_stated_change_ends_the_earlier_fact(older_text: str, newer_text: str) -> None:
     planner = Planner(POLICY, [stored("old", "user|diet", 1)])
