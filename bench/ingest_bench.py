@@ -125,7 +125,8 @@ async def run(db: str, n: int, seed: int, backfill: bool) -> dict[str, Any]:
                 "import_wall_s": round(wall, 2),
                 "facts_per_s_excl_embedding": round(report.imported / wall, 1),
                 "classifier_s": round(classifier.seconds, 2),
-                "classifier_facts_per_s": round(classifier.calls / classifier.seconds, 1),
+                "classifier_facts_per_s": (round(classifier.calls / classifier.seconds, 1)
+                                   if classifier.seconds else None),  # nothing new to classify
                 "store_s": round(report.store_seconds, 2),
                 "store_only_facts_per_s": round(report.imported / report.store_seconds, 1),
                 "fake_embedding_s": round(report.embed_seconds, 2),

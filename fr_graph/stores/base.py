@@ -219,17 +219,20 @@ class GraphStore(ABC):
             self.tracer(name, params)
         driver = self.driver_for(group)
 
-        async def once() -> Any:
+        async def once() -> list[Any]:
             try:
-                return await driver.execute_query(text, **params)
+                return await self._execute(driver, text, params)
             except Exception as exc:  # the drivers raise many unrelated types
                 raise StoreError(one_line(exc), query=name) from exc
 
-        result = await self.with_retries(name, once)
-        if result is None:
-            return []
-        records = result[0]
+        records = await self.with_retries(name, once)
         return [self._normalize_record(r) for r in records]
+
+    async def _execute(self, driver: GraphDriver, text: str, params: dict[str, Any]
+                       ) -> list[Any]:
+        """The records of one query run on its own through Graphiti's driver."""
+        result = await driver.execute_query(text, **params)
+        return [] if result is None else list(result[0])
 
     async def with_retries[T](self, name: str, attempt: Callable[[], Awaitable[T]]) -> T:
         """Run ``attempt`` again, with exponential backoff, while it fails transiently.

@@ -38,9 +38,9 @@ from fr_graph.stores.base import (
 IN_INDEX_FILTER_SINCE = (2026, 1)
 _SERVER_VERSION = re.compile(r"(\d+)\.(\d+)")
 
-#: Notifications the lifecycle transaction does not ask for: "property key does not exist"
-#: and the like, which a store without superseded or reverted facts yet raises on every
-#: batch (the driver logs each as a WARNING the size of the query).
+#: Notifications fr-graph's queries do not ask for: "property key does not exist" and the
+#: like, which a store without superseded or reverted facts yet raises on every batch (the
+#: driver logs each as a WARNING the size of the query).
 _QUIET_NOTIFICATIONS = [NotificationDisabledClassification.UNRECOGNIZED]
 
 #: How long opening waits for a Neo4j server to answer at all.
@@ -307,6 +307,18 @@ class Neo4jStore(GraphStore):
                 if not rows or rows[0]["deleted"] < batch:
                     break
         return deleted
+
+    async def _execute(self, driver: GraphDriver, text: str, params: dict[str, Any]
+                       ) -> list[Any]:
+        # Graphiti's execute_query takes no notification filter: a session that asks for no
+        # "unrecognized" notifications keeps a new store's first reads (store info, vectors
+        # no fact has yet) out of the user's log, as in the lifecycle transaction.
+        assert isinstance(driver, Neo4jDriver)
+        async with driver.client.session(
+                database=driver._database,
+                notifications_disabled_classifications=_QUIET_NOTIFICATIONS) as session:
+            result = await session.run(text, params)
+            return [record async for record in result]
 
     def _normalize_record(self, record: Any) -> dict[str, Any]:
         return {key: _to_python(value) for key, value in dict(record).items()}
