@@ -162,11 +162,22 @@ _FIRST_PERSON = _rx(r"i", r"i'm", r"i've", r"i'd", r"me", r"my", r"mine", r"we",
                     r"us", r"myself")
 _PAST = re.compile(r"\b[a-z]{3,}ed\b")
 _NUMBER = re.compile(r"\d+(?:[.,:]\d+)*")
-_TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
-_NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-zA-Z]+)")
+# Words of any script: an accented letter ("crèche", "Grêmio") does not split a word.
+_TOKEN = re.compile(r"[^\W_]+(?:'[^\W\d_]+)?")
+_NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b([^\W\d_]{2,})")
 _ANY_TIME: Final = datetime(2000, 1, 1, tzinfo=UTC)
+
+
+def _foreign_function_words() -> frozenset[str]:
+    """Other languages' function words that are no English word (how the list is made:
+    ``tools/foreign_function_words.py``): code-switched notes share them ("… ako")."""
+    text = resources.files("fr_graph.classify").joinpath("foreign_function_words.txt")
+    return frozenset(line for line in text.read_text("utf-8").split("\n")
+                     if line and not line.startswith("#"))
+
+
 #: Words that say nothing about which attribute two facts share.
-_STOP: Final = FUNCTION_WORDS | words("""
+_STOP: Final = FUNCTION_WORDS | _foreign_function_words() | words("""
 user also got get gets getting really one like bit lot much many
 """)
 
@@ -241,7 +252,7 @@ def text_cues(text: str) -> TextCues:
     return TextCues(
         words=frozenset(_stem(t) for t in tokens if t not in _STOP and len(t) > 2),
         names=frozenset(n.lower() for n in _NAME.findall(text)
-                        if n.lower() not in _STOP and n not in ("I", "User")),
+                        if n[0].isupper() and n.lower() not in _STOP and n != "User"),
         numbers=frozenset(n.replace(",", "") for n in _NUMBER.findall(norm)),
         roles=frozenset(_stem(m.group(0)) for m in _ROLE.finditer(_COMPANION.sub(" ", norm))),
         lead_role=lead_role,

@@ -611,3 +611,32 @@ def test_a_correction_ends_the_one_statement_it_corrects() -> None:
 def test_the_correction_cue_reads_a_corrected_statement_only(text: str, corrects: bool) -> None:
     """A job, an intention or an accident corrects no earlier statement."""
     assert text_cues(text).correction is corrects
+
+
+@pytest.mark.parametrize(("text", "word", "name"), [
+    ("Booked the crèche in Lyon from March", "crèche", None),
+    ("Season ticket for Grêmio again this year", "grêmio", "grêmio"),
+    ("We might move to Malmö next spring", "malmö", "malmö"),
+    ("Şule starts at the clinic in İzmir on Monday", "clinic", None),
+])
+def test_an_accented_letter_does_not_split_a_word(text: str, word: str, name: str | None
+                                                  ) -> None:
+    """"crèche" is one word, not "cr" and a "che" that any Italian note would share."""
+    cues = text_cues(text)
+    assert word in cues.words
+    assert "che" not in cues.words and "mio" not in cues.words
+    if name is not None:
+        assert name in cues.names
+
+
+@pytest.mark.parametrize(("older", "newer", "shared"), [
+    # Tagalog, German and Spanish function words shared by code-switched notes ...
+    ("Exam bukas, kinakabahan ako", "Lipat na ako sa Cebu next month", set()),
+    ("Meine Schwester sagt dass the flat is too small", "Weiß nicht ob dass works", set()),
+    ("Quiero el trabajo porque pays more", "No voy porque it rains", set()),
+    # ... are no evidence; English words that are also another language's are kept.
+    ("My son plays piano on Saturdays", "My son quit piano", {"son", "piano"}),
+])
+def test_other_languages_function_words_are_not_shared_evidence(older: str, newer: str,
+                                                                shared: set[str]) -> None:
+    assert (text_cues(older).words & text_cues(newer).words) == shared
