@@ -172,7 +172,7 @@ def _foreign_function_words() -> frozenset[str]:
     """Other languages' function words that are no English word (how the list is made:
     ``tools/foreign_function_words.py``): code-switched notes share them ("… ako")."""
     text = resources.files("fr_graph.classify").joinpath("foreign_function_words.txt")
-    return frozenset(line for line in text.read_text("utf-8").split("\n")
+    return frozenset(line for line in text.read_text("utf-8").splitlines()
                      if line and not line.startswith("#"))
 
 

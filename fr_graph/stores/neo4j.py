@@ -12,7 +12,7 @@ import warnings
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from neo4j import AsyncTransaction, NotificationDisabledClassification
+from neo4j import AsyncSession, AsyncTransaction, NotificationDisabledClassification
 from neo4j.exceptions import (
     DriverError,
     Neo4jError,
@@ -42,6 +42,14 @@ _SERVER_VERSION = re.compile(r"(\d+)\.(\d+)")
 #: like, which a store without superseded or reverted facts yet raises on every batch (the
 #: driver logs each as a WARNING the size of the query).
 _QUIET_NOTIFICATIONS = [NotificationDisabledClassification.UNRECOGNIZED]
+
+
+def _quiet_session(driver: GraphDriver) -> AsyncSession:
+    """A session on Graphiti's database that asks for none of :data:`_QUIET_NOTIFICATIONS`."""
+    assert isinstance(driver, Neo4jDriver)
+    return driver.client.session(database=driver._database,
+                                 notifications_disabled_classifications=_QUIET_NOTIFICATIONS)
+
 
 #: How long opening waits for a Neo4j server to answer at all.
 REACHABLE_TIMEOUT_S = 10.0
@@ -310,13 +318,9 @@ class Neo4jStore(GraphStore):
 
     async def _execute(self, driver: GraphDriver, text: str, params: dict[str, Any]
                        ) -> list[Any]:
-        # Graphiti's execute_query takes no notification filter: a session that asks for no
-        # "unrecognized" notifications keeps a new store's first reads (store info, vectors
-        # no fact has yet) out of the user's log, as in the lifecycle transaction.
-        assert isinstance(driver, Neo4jDriver)
-        async with driver.client.session(
-                database=driver._database,
-                notifications_disabled_classifications=_QUIET_NOTIFICATIONS) as session:
+        # Graphiti's execute_query takes no notification filter: a quiet session keeps a new
+        # store's first reads (store info, vectors no fact has yet) out of the user's log.
+        async with _quiet_session(driver) as session:
             result = await session.run(text, params)
             return [record async for record in result]
 
@@ -335,13 +339,10 @@ class Neo4jStore(GraphStore):
         """``work`` inside one Neo4j transaction that first write-locks the group's
         ``(:FrLock {group_id})`` node: concurrent writers of a group, in any process, queue
         on that lock, and a failed try rolls back whole (then retried with backoff)."""
-        assert isinstance(self.driver, Neo4jDriver)
-        client, database = self.driver.client, self.driver._database  # Graphiti's settings
+        driver = self.driver
 
         async def attempt() -> T:
-            async with client.session(
-                    database=database,
-                    notifications_disabled_classifications=_QUIET_NOTIFICATIONS) as session:
+            async with _quiet_session(driver) as session:
                 tx = await session.begin_transaction()
                 try:
                     runner = _Transaction(self, tx)
