@@ -26,6 +26,7 @@ from typing import Any, Final, Protocol
 import numpy as np
 import numpy.typing as npt
 
+from fr_graph.classify.dates import resolve_event_time
 from fr_graph.classify.rules import classify_fact, normalize
 from fr_graph.core.linking import RELATIONS, LinkBands, Relation
 from fr_graph.core.ontology import Category
@@ -267,6 +268,15 @@ def text_cues(text: str) -> TextCues:
         length=len(tokens), category=verdict.category, slot_key=verdict.slot_key,
         marker=str(verdict.marker),
     )
+
+
+def names_day_ahead(text: str, observed_at: datetime) -> bool:
+    """Whether ``text`` names a day after the one it was said on ("Mock exams start 3 March",
+    "Band is playing the school fair on the 12th"): a thing on a calendar, which a later
+    note can call off or report done, whatever its wording ("Eye check at the hospital,
+    18 November" has no plan word). Day-precise dates only (:mod:`fr_graph.classify.dates`)."""
+    day = resolve_event_time(normalize(text), observed_at)
+    return day is not None and day.date() > observed_at.date()
 
 
 def _attribute(slot_key: str | None) -> str | None:

@@ -47,7 +47,14 @@ from typing import Any, Final
 
 import numpy as np
 
-from fr_graph.classify.linking import LinkVerifier, OfflineVerifier, PairInput, evidence, text_cues
+from fr_graph.classify.linking import (
+    LinkVerifier,
+    OfflineVerifier,
+    PairInput,
+    evidence,
+    names_day_ahead,
+    text_cues,
+)
 from fr_graph.core.lifecycle import LifecycleState, Marker
 from fr_graph.core.linking import RELATIONS, LinkBands, LinkDecision, Relation, decide_link
 from fr_graph.core.ontology import Category
@@ -663,7 +670,11 @@ def _may_end(earlier: _Fact, decision: LinkDecision, pair: PairInput) -> bool:
     * Only a plan, project, booking or obligation can be completed or cancelled: on small
       talk ("Watched a film last night, pretty good") the verifier reads one finished event
       as completing another. A note that itself calls something off or reports it done
-      ("The Lisbon trip is off") has nothing left to cancel or complete.
+      ("The Lisbon trip is off") has nothing left to cancel or complete. A note that names
+      a day ahead of when it was said ("Eye check at the hospital, 18 November") is on a
+      calendar: a plan whatever its words, and the later note needs no change word to end
+      it. Of the confident links the other rules blocked on the development timelines,
+      those to such notes were right 24 times and wrong twice.
     * A fact the rules could place in no category and no slot (a third of terse notes:
       "Backend dev at Shopify", small talk, strangers) is ended only when the later text
       says that something changed, stopped, was called off or was done: the verifier alone
@@ -677,10 +688,13 @@ def _may_end(earlier: _Fact, decision: LinkDecision, pair: PairInput) -> bool:
     if decision.relation is Relation.UPDATES and (
             older.episode or (newer.addition and older.names & (newer.names | newer.words))):
         return False
-    if decision.relation in (Relation.COMPLETES, Relation.CANCELS) and (
-            not (earlier.category in PLAN_CATEGORIES or older.plan)
-            or earlier.marker in _ENDING_MARKERS):
-        return False
+    if decision.relation in (Relation.COMPLETES, Relation.CANCELS):
+        if earlier.marker in _ENDING_MARKERS:
+            return False
+        if earlier.observed is not None and names_day_ahead(pair.older, earlier.observed):
+            return True
+        if not (earlier.category in PLAN_CATEGORIES or older.plan):
+            return False
     if earlier.category is Category.OTHER and not older.slot_key:
         return newer.change or newer.cancel or newer.complete or newer.negation
     return True

@@ -460,6 +460,27 @@ def test_only_a_plan_can_be_completed_or_cancelled() -> None:
     assert trip.facts["trip"].state is S.RETRACTED  # a plan, by its words
 
 
+@pytest.mark.parametrize(("older_text", "newer_text", "relation", "ends"), [
+    # A day ahead of when it was said: on a calendar, so a plan without a plan word.
+    ("Eye check at the eye clinic, 18 November", "Eye check done, all clear",
+     Relation.COMPLETES, True),
+    ("Band is playing the school fair on the 12th", "fair got cancelled, no gig",
+     Relation.CANCELS, True),
+    # A day already past when it was said is a thing done, not a plan.
+    ("Bought a secondhand Yaris on 2 December", "Yaris failed its MOT, cancelled the trip",
+     Relation.CANCELS, False),
+    # A recurring day is a habit, not a booking.
+    ("Plays five-a-side every Thursday", "Five-a-side done for the season",
+     Relation.COMPLETES, False),
+])
+def test_a_note_naming_a_day_ahead_is_a_plan_whatever_its_words(
+        older_text: str, newer_text: str, relation: Relation, ends: bool) -> None:
+    planner = Planner(POLICY, [stored("old", "user|x", 10, category=Category.OTHER)])
+    planner.add([inferred("new", 12)])
+    _link_texts(planner, ("old", older_text), ("new", newer_text), relation)
+    assert (planner.facts["old"].state is not S.ACTIVE) is ends
+
+
 def test_a_fact_with_no_category_and_no_slot_ends_only_on_a_stated_change() -> None:
     planner = Planner(POLICY, [stored("hq", "user|x", 1, category=Category.OTHER)])
     planner.add([inferred("city", 3)])
