@@ -86,6 +86,17 @@ _PLAN = _rx(
     r"meeting", r"interview", r"exam", r"surgery", r"flight", r"in (?:jan|feb|mar|apr|may|jun"
     r"|jul|aug|sep|oct|nov|dec)\w*", r"on (?:mon|tues|wednes|thurs|fri|satur|sun)day",
 )
+# A near-future arrangement in plain words: the progressive of a going verb ("Flying home
+# to Jakarta for Lebaran", "Brendan is coming home for Christmas"), a season ahead ("moving
+# to Denver this summer") or a start ("starts in May"). Read only by the guard on what may
+# be completed or cancelled, not by the verifier, whose features were trained on _PLAN.
+_ARRANGEMENT = _rx(
+    r"(?:flying|heading|going|coming|driving|travell?ing|moving|off) "
+    r"(?:back |home |up |down |over |out )?(?:to|for)",
+    r"(?:flying|heading|going|coming|driving|travell?ing) (?:back |out )?home",
+    r"(?:this|next|in|in the|by the|over the) (?:spring|summer|autumn|fall|winter)",
+    r"start(?:s|ing)? (?:in|on|next|this|from|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)",
+)
 _HABIT = _rx(
     r"every", r"always", r"never", r"since", r"daily", r"weekly", r"monthly", r"usually",
     r"often", r"each", r"(?:\d+|once|twice|three times|3x|2x) (?:a|per) (?:day|week|month|year)",
@@ -205,6 +216,7 @@ class TextCues:
     cancel: bool
     complete: bool
     plan: bool
+    arrangement: bool
     habit: bool
     negation: bool
     contrast: bool
@@ -259,6 +271,7 @@ def text_cues(text: str) -> TextCues:
         lead_role=lead_role,
         change=bool(_CHANGE.search(norm)), cancel=bool(_CANCEL.search(norm)),
         complete=bool(_COMPLETE.search(norm)), plan=bool(_PLAN.search(norm)),
+        arrangement=bool(_ARRANGEMENT.search(norm)),
         habit=bool(_HABIT.search(norm)), negation=bool(_NEGATION.search(norm)),
         contrast=bool(_CONTRAST.search(norm)), tentative=bool(_TENTATIVE.search(norm)),
         first_person=bool(_FIRST_PERSON.search(norm)), past=bool(_PAST.search(norm)),

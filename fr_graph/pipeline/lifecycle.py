@@ -674,7 +674,9 @@ def _may_end(earlier: _Fact, decision: LinkDecision, pair: PairInput) -> bool:
       a day ahead of when it was said ("Eye check at the hospital, 18 November") is on a
       calendar: a plan whatever its words, and the later note needs no change word to end
       it. Of the confident links the other rules blocked on the development timelines,
-      those to such notes were right 24 times and wrong twice.
+      those to such notes were right 24 times and wrong twice. So is a near-future
+      arrangement told without a plan word ("Flying home to Jakarta for Lebaran", "moving
+      to Denver this summer").
     * A fact the rules could place in no category and no slot (a third of terse notes:
       "Backend dev at Shopify", small talk, strangers) is ended only when the later text
       says that something changed, stopped, was called off or was done: the verifier alone
@@ -693,7 +695,7 @@ def _may_end(earlier: _Fact, decision: LinkDecision, pair: PairInput) -> bool:
             return False
         if earlier.observed is not None and names_day_ahead(pair.older, earlier.observed):
             return True
-        if not (earlier.category in PLAN_CATEGORIES or older.plan):
+        if not (earlier.category in PLAN_CATEGORIES or older.plan or older.arrangement):
             return False
     if earlier.category is Category.OTHER and not older.slot_key:
         return newer.change or newer.cancel or newer.complete or newer.negation

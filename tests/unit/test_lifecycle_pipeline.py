@@ -481,6 +481,24 @@ def test_a_note_naming_a_day_ahead_is_a_plan_whatever_its_words(
     assert (planner.facts["old"].state is not S.ACTIVE) is ends
 
 
+@pytest.mark.parametrize(("older_text", "newer_text", "ends"), [
+    # A near-future arrangement in plain words is a plan that can be called off.
+    ("Brendan is coming home for Christmas with the twins",
+     "Brendan can't come at Christmas after all, the visit is cancelled", True),
+    ("My sister is moving to Denver this summer",
+     "Denver move called off, my sister is staying", True),
+    ("Heading home to Jeonju for Chuseok", "Skipping Jeonju this Chuseok, trip cancelled", True),
+    # A habit is no arrangement.
+    ("Goes to the gym three times a week", "Gym membership cancelled", False),
+])
+def test_a_near_future_arrangement_is_a_plan(older_text: str, newer_text: str,
+                                             ends: bool) -> None:
+    planner = Planner(POLICY, [stored("old", "user|x", 10, category=Category.OTHER)])
+    planner.add([inferred("new", 12)])
+    _link_texts(planner, ("old", older_text), ("new", newer_text), Relation.CANCELS)
+    assert (planner.facts["old"].state is S.RETRACTED) is ends
+
+
 def test_a_fact_with_no_category_and_no_slot_ends_only_on_a_stated_change() -> None:
     planner = Planner(POLICY, [stored("hq", "user|x", 1, category=Category.OTHER)])
     planner.add([inferred("city", 3)])
