@@ -112,20 +112,26 @@ _TENTATIVE = _rx(r"maybe", r"might", r"thinking about", r"considering", r"possib
                  r"not sure", r"perhaps", r"probably", r"wonder\w*", r"leaning", r"may",
                  r"could", r"eyeing", r"tempted")
 # A note that records a question asked or something read or heard ("User asked if the tap
-# water is safe", "Read that rents went up", "is the museum free on Sundays?") states no
+# water is safe", "Read that rents went up", "User mentioned reading an article about
+# nurses emigrating", "is the museum free on Sundays?") states no
 # state of the person, nor does the news: nothing updates, cancels or completes it, and it
 # ends nothing.
 _REPORTED = re.compile(
-    r"^(?:(?:the )?(?:i|he|she|they|we) )?(?:(?:was|is|am|were) )?"
+    r"^(?:(?:the )?(?:i|he|she|they|we) )?"
+    r"(?:(?:mentioned|said|says|noted) (?:that )?(?:(?:i|he|she|they|we) )?)?"
+    r"(?:(?:was|is|am|were) )?"
     r"(?:(?:ask\w*|inquir\w*|enquir\w*) (?:if|whether|how|what|when|where|why|which|"
-    r"who|about)|want(?:s|ed)? to know|curious (?:about|if|whether)|"
-    r"(?:read|heard|saw|seen) (?:that|about|on the news|an article|somewhere|online)|"
+    r"who|about)|ask\w*:|want(?:s|ed)? to know|curious (?:about|if|whether)|"
+    r"(?:read|reading|heard|saw|seen) (?:that|about|on the news|an article|somewhere|online)|"
     r"looked up|googl\w+|question (?:about|on|re)\b|"
     # a request to the assistant: "Asked for a vegan recipe", "asked for K-drama recommendations"
     r"(?:ask\w*|request\w*) for (?:[\w'-]+ ){0,4}?(?:recipes?|lists?|tips|ideas?|advice|help|"
     r"recommendations?|suggestions?|options|examples?|explanations?|summary|templates?|names?|"
     r"playlists?|itinerary|workouts?|(?:study |training |meal )?plans?|places?|"
-    r"restaurants?|studios?|books?|podcasts?|apps?)\b)")
+    r"restaurants?|studios?|books?|podcasts?|apps?)\b|"
+    # "asked for a good anime to watch on the flight": something to take in, not a state
+    r"(?:ask\w*|request\w*) for (?:a|an|some|something|anything|any) (?:[\w'-]+ ){0,3}?"
+    r"to (?:watch|read|listen to|cook|play)\b)")
 # A note that opens with a question ("how do i get B12 as a vegan? asked for a list").
 _LEAD_QUESTION = re.compile(
     r"^(?:is|are|am|was|were|do|does|did|can|could|should|would|will|how|what|when|where|why|"

@@ -499,6 +499,15 @@ def test_a_near_future_arrangement_is_a_plan(older_text: str, newer_text: str,
     assert (planner.facts["old"].state is S.RETRACTED) is ends
 
 
+@pytest.mark.parametrize("text", [
+    "Asked for a raise, got it", "User said he asked for a transfer to Leeds",
+    "I asked her to marry me", "asked for time off to watch the final",
+    "User said she is moving to Leeds",
+])
+def test_a_request_of_ones_own_or_a_statement_is_no_report(text: str) -> None:
+    assert not text_cues(text).reported
+
+
 def test_a_fact_with_no_category_and_no_slot_ends_only_on_a_stated_change() -> None:
     planner = Planner(POLICY, [stored("hq", "user|x", 1, category=Category.OTHER)])
     planner.add([inferred("city", 3)])
@@ -531,6 +540,11 @@ def test_a_fact_with_no_category_and_no_slot_ends_only_on_a_stated_change() -> N
     ("User asked for a gluten-free lasagne recipe", "Cooks gluten-free at home now"),
     ("Plays five-a-side on Thursdays", "asked for podcast recommendations for the commute"),
     ("Keeps bees on the allotment", "how long does honey keep? asked for storage tips"),
+    # Told through a reporting verb, asked with a colon, or something to take in.
+    ("Pays 900 a month for the flat", "User mentioned reading an article about rent caps"),
+    ("Pays 900 a month for the flat", "User said she read that rents went up"),
+    ("Plays five-a-side on Thursdays", "asked: how to tape a sprained finger"),
+    ("Flies to Lisbon in May", "asked for a good film to watch on a long flight"),
 ])
 def test_a_question_or_a_report_neither_ends_nor_is_ended(older_text: str,
                                                           newer_text: str) -> None:
