@@ -69,7 +69,7 @@ from fr_graph.core.supersession import (
 )
 from fr_graph.core.text import FUNCTION_WORDS, words
 from fr_graph.overlay import FactOverlay, from_iso, to_iso
-from fr_graph.stores.base import GraphStore, QueryRunner
+from fr_graph.stores.base import GraphStore, LinkCandidateSource, QueryRunner
 
 #: Categories whose facts are plans a retraction can call off by meaning alone.
 PLAN_CATEGORIES: Final = frozenset({Category.PROJECTS, Category.OBLIGATIONS,
@@ -778,8 +778,13 @@ async def transition_batch(
     link_pairs, link_seconds = 0, 0.0
     if linkable:
         started = time.perf_counter()
-        rows = await runner.run("link_candidates", group_id, group_id=group_id, probes=linkable,
-                                k=LINK_NEIGHBOURS, min_cosine=LINK_MIN_COSINE)
+        if isinstance(runner, LinkCandidateSource):
+            rows = await runner.link_candidates(group_id, linkable, LINK_NEIGHBOURS,
+                                                LINK_MIN_COSINE)
+        else:
+            rows = await runner.run("link_candidates", group_id, group_id=group_id,
+                                    probes=linkable, k=LINK_NEIGHBOURS,
+                                    min_cosine=LINK_MIN_COSINE)
         pairs = planner.link_pairs(rows)
         if pairs:
             slots = planner.link_slots(pairs)

@@ -12,8 +12,8 @@ import importlib
 import re
 from abc import ABC, abstractmethod
 from collections import defaultdict
-from collections.abc import Awaitable, Callable
-from typing import Any, Protocol
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, Protocol, runtime_checkable
 
 from fr_graph import cypher
 from fr_graph._graphiti import GraphDriver
@@ -28,6 +28,17 @@ class QueryRunner(Protocol):
     """Runs named queries: the store itself, or one open transaction of it."""
 
     async def run(self, name: str, group: str, /, **params: Any) -> list[dict[str, Any]]:
+        ...
+
+
+@runtime_checkable
+class LinkCandidateSource(Protocol):
+    """A runner that finds the linker's neighbours (every store and Neo4j transaction:
+    FalkorDB by the ``link_candidates`` query, Neo4j by scoring the group's vectors in the
+    client, with the same rows)."""
+
+    async def link_candidates(self, group: str, probes: Sequence[str], k: int,
+                              min_cosine: float) -> list[dict[str, Any]]:
         ...
 
 
@@ -205,6 +216,12 @@ class GraphStore(ABC):
         """Query text with ``{lifecycle_vector}`` naming :attr:`lifecycle_vector` (one of two
         fixed property names, never input)."""
         return text.replace(LIFECYCLE_VECTOR, self.lifecycle_vector)
+
+    async def link_candidates(self, group: str, probes: Sequence[str], k: int,
+                              min_cosine: float) -> list[dict[str, Any]]:
+        """The linker's neighbours of each probe (the ``link_candidates`` query's rows)."""
+        return await self.run("link_candidates", group, group_id=group, probes=list(probes),
+                              k=k, min_cosine=min_cosine)
 
     async def run(self, name: str, group: str, /, **params: Any) -> list[dict[str, Any]]:
         """Run the named query against ``group``'s graph and return plain dict rows."""

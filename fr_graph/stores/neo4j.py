@@ -9,9 +9,12 @@ import math
 import re
 import time
 import warnings
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
 from neo4j import AsyncSession, AsyncTransaction, NotificationDisabledClassification
 from neo4j.exceptions import (
     DriverError,
@@ -107,6 +110,70 @@ def _to_python(value: Any) -> Any:
     return value
 
 
+#: Facts one read of the linker's neighbour search brings over: the driver makes a Python
+#: float of every vector component, so a page bounds the client's memory.
+LINK_PAGE_FACTS = 5_000
+
+
+def _tie_order(score: float, row: Mapping[str, Any]) -> tuple[Any, ...]:
+    """The order of ``link_candidates`` on FalkorDB and of the former Cypher query: score
+    descending, then the most recent fact (a fact without ``valid_at`` first, as Neo4j sorts
+    nulls in descending order), then the text (none last), then the uuid."""
+    valid_at = row.get("valid_at")
+    if isinstance(valid_at, str):
+        valid_at = datetime.fromisoformat(valid_at)
+    fact = row.get("fact")
+    return (-score, valid_at is not None, -valid_at.timestamp() if valid_at else 0.0,
+            fact is None, fact or "", row["uuid"])
+
+
+class NearestFacts:
+    """Each probe's ``k`` nearest facts at or above ``min_cosine`` (never itself), from pages
+    of ``link_vectors`` rows scored here: the exact result whatever the pages' order."""
+
+    def __init__(self, probe_vectors: Mapping[str, Sequence[float]], k: int,
+                 min_cosine: float) -> None:
+        self.k, self.min_cosine = k, min_cosine
+        self.dim = len(next(iter(probe_vectors.values()), ()))
+        usable = {uuid: vector for uuid, vector in probe_vectors.items()
+                  if len(vector) == self.dim and any(vector)}
+        self.probes = sorted(usable)
+        self.matrix = _unit_rows(np.asarray([usable[p] for p in self.probes], dtype=np.float64)
+                                 .reshape(len(self.probes), self.dim))
+        self.kept: dict[str, list[tuple[float, Mapping[str, Any]]]] = {p: [] for p in self.probes}
+
+    def add(self, page: Sequence[Mapping[str, Any]]) -> None:
+        rows = [row for row in page if len(row["vector"]) == self.dim and any(row["vector"])]
+        if not rows or not self.probes:
+            return
+        scores = self.matrix @ _unit_rows(np.asarray([row["vector"] for row in rows],
+                                                      dtype=np.float64)).T
+        position = {row["uuid"]: column for column, row in enumerate(rows)}
+        for index, probe in enumerate(self.probes):
+            line = scores[index]
+            if probe in position:
+                line[position[probe]] = -np.inf
+            chosen = np.flatnonzero(line >= self.min_cosine)
+            if chosen.size > self.k:  # keep the k best, and every tie with the k-th
+                cut = np.partition(line[chosen], chosen.size - self.k)[chosen.size - self.k]
+                chosen = chosen[line[chosen] >= cut]
+            kept = self.kept[probe] + [(float(line[c]), rows[c]) for c in chosen]
+            self.kept[probe] = sorted(kept, key=lambda hit: _tie_order(*hit))[:self.k]
+
+    def hits(self) -> list[dict[str, Any]]:
+        return [{"probe": probe, "uuid": row["uuid"], "score": score}
+                for probe in self.probes for score, row in self.kept[probe]]
+
+    def vectors(self) -> dict[str, Any]:
+        """The vector of every fact kept, by uuid."""
+        return {row["uuid"]: row["vector"] for kept in self.kept.values() for _, row in kept}
+
+
+def _unit_rows(matrix: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    norms: npt.NDArray[np.float64] = np.linalg.norm(matrix, axis=1, keepdims=True)
+    return matrix / np.maximum(norms, 1e-300)
+
+
 class _Transaction:
     """Named queries inside one open Neo4j transaction (see ``Neo4jStore.transact``)."""
 
@@ -124,6 +191,38 @@ class _Transaction:
         except Exception as exc:  # the driver raises many unrelated types
             raise StoreError(one_line(exc), query=name) from exc
         return [self.store._normalize_record(r) for r in records]
+
+    async def link_candidates(self, group: str, probes: Sequence[str], k: int,
+                              min_cosine: float) -> list[dict[str, Any]]:
+        return await _link_candidates(self, self.store, group, probes, k, min_cosine)
+
+
+async def _link_candidates(runner: QueryRunner, store: Neo4jStore, group: str,
+                           probes: Sequence[str], k: int, min_cosine: float
+                           ) -> list[dict[str, Any]]:
+    """The rows of ``link_candidates`` (see ``cypher/falkordb/link_candidates.cypher``),
+    exact, with the group's vectors scored here: in Cypher, one cosine per (probe, fact)
+    pair cost 9-20x reading the vectors (BENCHMARKS.md, "Lifecycle write path"). The group
+    is read in uuid ranges of about :data:`LINK_PAGE_FACTS` facts."""
+    probe_vectors = {row["uuid"]: row["vector"] for row in await runner.run(
+        "link_probe_vectors", group, probes=list(probes)) if row["vector"] is not None}
+    if not probe_vectors:
+        return []
+    nearest = NearestFacts(probe_vectors, k, min_cosine)
+    group_facts, _ = await store._group_size(group)
+    parts = max(1, min(16, math.ceil(group_facts / LINK_PAGE_FACTS)))
+    for low, high in uuid_ranges(parts):
+        nearest.add(await runner.run("link_vectors", group, group_id=group,
+                                     probes=list(probes), low=low, high=high))
+    hits = nearest.hits()
+    if not hits:
+        return []
+    rows = await runner.run("link_rows", group, hits=hits)
+    vectors = nearest.vectors()
+    for row in rows:
+        row["probe_embedding"] = probe_vectors[row["probe"]]
+        row["embedding"] = vectors[row["uuid"]]
+    return rows
 
 
 class Neo4jStore(GraphStore):
@@ -326,6 +425,10 @@ class Neo4jStore(GraphStore):
 
     def _normalize_record(self, record: Any) -> dict[str, Any]:
         return {key: _to_python(value) for key, value in dict(record).items()}
+
+    async def link_candidates(self, group: str, probes: Sequence[str], k: int,
+                              min_cosine: float) -> list[dict[str, Any]]:
+        return await _link_candidates(self, self, group, probes, k, min_cosine)
 
     def _is_transient(self, exc: BaseException) -> bool:
         # TransientError covers deadlocks between two group-lock transactions. A schema rule

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from fr_graph.api import FrGraph
@@ -37,3 +37,15 @@ async def assert_lifecycle_invariants(fr: FrGraph, *group_ids: str) -> None:
         if not report.ok:
             problems += [f"group {group}: {line}" for line in report.render()]
     assert not problems, "fr-graph check failed:\n" + "\n".join(problems)
+
+
+class RunnerWith:
+    """``runner`` with its ``run`` replaced (to fail one query inside a real transaction);
+    its neighbour search for the linker (a Neo4j transaction scores vectors in the client)
+    is its own."""
+
+    def __init__(self, runner: Any, run: Any) -> None:
+        self._runner, self.run = runner, run
+
+    async def link_candidates(self, *args: Any) -> Any:
+        return await self._runner.link_candidates(*args)

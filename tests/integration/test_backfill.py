@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -14,6 +13,7 @@ from fr_graph.errors import StoreError
 from fr_graph.overlay import stable_uuid
 from fr_graph.pipeline.backfill import backfill_groups
 from fr_graph.stores.base import QueryRunner
+from tests.integration.helpers import RunnerWith
 
 pytestmark = pytest.mark.integration
 
@@ -158,7 +158,7 @@ async def test_an_interrupted_backfill_resumes_and_converges(
                     if writes == 2:
                         raise StoreError("simulated crash", query=name)
                 return await runner.run(name, group, **params)
-            return await work(SimpleNamespace(run=run))
+            return await work(RunnerWith(runner, run))
         return await transact(group, crashing)
 
     monkeypatch.setattr(fr.store, "transact", crash_on_second_page)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -19,7 +18,7 @@ from fr_graph.errors import StoreError
 from fr_graph.overlay import stable_uuid
 from fr_graph.pipeline.records import MessageRecord
 from fr_graph.stores.base import QueryRunner
-from tests.integration.helpers import write_jsonl
+from tests.integration.helpers import RunnerWith, write_jsonl
 
 pytestmark = pytest.mark.integration
 
@@ -244,7 +243,7 @@ async def test_reimport_and_rerun_after_a_crash_converge_without_duplicate_links
                 if name == "apply_lifecycle":
                     raise StoreError("simulated crash", query=name)
                 return await runner.run(name, group, **params)
-            return await work(SimpleNamespace(run=run))
+            return await work(RunnerWith(runner, run))
         return await transact(group, crashing)
 
     monkeypatch.setattr(fr.store, "transact", crash_on_write)

@@ -1,0 +1,60 @@
+"""The Neo4j linker's neighbour search scored in the client (``NearestFacts``): the rows the
+former Cypher query chose, page by page (the live comparison with that query is in
+BENCHMARKS.md, "Lifecycle write path")."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import numpy as np
+
+from fr_graph.stores.neo4j import NearestFacts
+
+
+def fact(uuid: str, vector: list[float], day: int = 1, text: str = "x") -> dict[str, Any]:
+    return {"uuid": uuid, "vector": vector, "valid_at": datetime(2025, 1, day, tzinfo=UTC),
+            "fact": text}
+
+
+def chosen(nearest: NearestFacts) -> list[tuple[str, str]]:
+    return [(hit["probe"], hit["uuid"]) for hit in nearest.hits()]
+
+
+def test_each_probe_gets_its_k_nearest_above_the_floor_never_itself() -> None:
+    page = [fact("p", [1.0, 0.0]), fact("a", [0.9, 0.1]), fact("b", [0.6, 0.4]),
+            fact("c", [0.0, 1.0])]
+    nearest = NearestFacts({"p": [1.0, 0.0]}, k=2, min_cosine=0.5)
+    nearest.add(page)
+    assert chosen(nearest) == [("p", "a"), ("p", "b")]  # c is below the floor
+    [best, _] = nearest.hits()
+    assert abs(best["score"] - 0.9 / np.hypot(0.9, 0.1)) < 1e-12
+    assert nearest.vectors() == {"a": [0.9, 0.1], "b": [0.6, 0.4]}
+
+
+def test_equal_scores_go_to_the_newest_fact_then_the_text_then_the_uuid() -> None:
+    twins = [fact("z", [1.0, 1.0], day=3, text="b"), fact("y", [1.0, 1.0], day=5, text="c"),
+             fact("x", [1.0, 1.0], day=3, text="a"), fact("w", [1.0, 1.0], day=3, text="a")]
+    nearest = NearestFacts({"p": [2.0, 2.0]}, k=3, min_cosine=0.0)
+    nearest.add(twins)
+    assert chosen(nearest) == [("p", "y"), ("p", "w"), ("p", "x")]
+
+
+def test_pages_in_any_order_give_the_result_of_one_page() -> None:
+    rng = np.random.default_rng(7)
+    facts = [fact(f"f{i:03d}", list(rng.standard_normal(8)), day=1 + i % 20, text=str(i % 3))
+             for i in range(300)]
+    probes = {row["uuid"]: row["vector"] for row in facts[:25]}
+    whole = NearestFacts(probes, k=8, min_cosine=-0.2)
+    whole.add(facts)
+    paged = NearestFacts(probes, k=8, min_cosine=-0.2)
+    for start in (200, 0, 100):
+        paged.add(facts[start:start + 100])
+    assert whole.hits() == paged.hits()
+    assert len(whole.hits()) == 25 * 8
+
+
+def test_facts_without_a_usable_vector_are_never_neighbours() -> None:
+    nearest = NearestFacts({"p": [1.0, 0.0], "empty": [0.0, 0.0]}, k=4, min_cosine=-1.0)
+    nearest.add([fact("zero", [0.0, 0.0]), fact("short", [1.0]), fact("a", [0.5, 0.5])])
+    assert chosen(nearest) == [("p", "a")]  # a zero probe finds nothing either
