@@ -1,8 +1,8 @@
 // link_vectors — one uuid range of the group's facts the linker may pair with a probe:
 // annotated facts and the probes themselves, with their vectors and what breaks ties
 // between equal scores. The client scores them (see fr_graph/stores/neo4j.py:
-// link_candidates): one cosine per (probe, fact) pair in Cypher was 9-20x slower than
-// reading the vectors (2,000 facts, 250 probes: 2.6-6.1 s against 0.3 s, BENCHMARKS.md).
+// link_candidates): one cosine per (probe, fact) pair in Cypher took 5-10x as long
+// (2,000 facts, 250 probes: 2.7-7.1 s against 0.5-0.7 s, BENCHMARKS.md).
 // Params:  $group_id, $probes: edge uuids of the new facts, $low, $high: the uuid range
 //          [low, high)
 // Returns: uuid, vector, valid_at, fact

@@ -202,7 +202,7 @@ async def _link_candidates(runner: QueryRunner, store: Neo4jStore, group: str,
                            ) -> list[dict[str, Any]]:
     """The rows of ``link_candidates`` (see ``cypher/falkordb/link_candidates.cypher``),
     exact, with the group's vectors scored here: in Cypher, one cosine per (probe, fact)
-    pair cost 9-20x reading the vectors (BENCHMARKS.md, "Lifecycle write path"). The group
+    pair took 5-10x as long (BENCHMARKS.md, "Lifecycle write path"). The group
     is read in uuid ranges of about :data:`LINK_PAGE_FACTS` facts."""
     probe_vectors = {row["uuid"]: row["vector"] for row in await runner.run(
         "link_probe_vectors", group, probes=list(probes)) if row["vector"] is not None}
