@@ -69,7 +69,7 @@ from fr_graph.core.supersession import (
 )
 from fr_graph.core.text import FUNCTION_WORDS, words
 from fr_graph.overlay import FactOverlay, from_iso, to_iso
-from fr_graph.stores.base import GraphStore, LinkCandidateSource, QueryRunner
+from fr_graph.stores.base import GraphStore, QueryRunner
 
 #: Categories whose facts are plans a retraction can call off by meaning alone.
 PLAN_CATEGORIES: Final = frozenset({Category.PROJECTS, Category.OBLIGATIONS,
@@ -674,9 +674,9 @@ def _may_end(earlier: _Fact, decision: LinkDecision, pair: PairInput) -> bool:
       a day ahead of when it was said ("Eye check at the hospital, 18 November") is on a
       calendar: a plan whatever its words, and the later note needs no change word to end
       it. Of the confident links the other rules blocked on the development timelines,
-      those to such notes were right 24 times and wrong twice. So is a near-future
-      arrangement told without a plan word ("Flying home to Jakarta for Lebaran", "moving
-      to Denver this summer").
+      those to such notes were right 24 times and wrong twice. A near-future arrangement
+      told without a plan word ("Flying home to Jakarta for Lebaran", "moving to Denver
+      this summer") is a plan too.
     * A fact the rules could place in no category and no slot (a third of terse notes:
       "Backend dev at Shopify", small talk, strangers) is ended only when the later text
       says that something changed, stopped, was called off or was done: the verifier alone
@@ -778,13 +778,8 @@ async def transition_batch(
     link_pairs, link_seconds = 0, 0.0
     if linkable:
         started = time.perf_counter()
-        if isinstance(runner, LinkCandidateSource):
-            rows = await runner.link_candidates(group_id, linkable, LINK_NEIGHBOURS,
-                                                LINK_MIN_COSINE)
-        else:
-            rows = await runner.run("link_candidates", group_id, group_id=group_id,
-                                    probes=linkable, k=LINK_NEIGHBOURS,
-                                    min_cosine=LINK_MIN_COSINE)
+        rows = await runner.link_candidates(group_id, linkable, LINK_NEIGHBOURS,
+                                            LINK_MIN_COSINE)
         pairs = planner.link_pairs(rows)
         if pairs:
             slots = planner.link_slots(pairs)

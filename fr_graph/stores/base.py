@@ -13,7 +13,7 @@ import re
 from abc import ABC, abstractmethod
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol
 
 from fr_graph import cypher
 from fr_graph._graphiti import GraphDriver
@@ -30,15 +30,10 @@ class QueryRunner(Protocol):
     async def run(self, name: str, group: str, /, **params: Any) -> list[dict[str, Any]]:
         ...
 
-
-@runtime_checkable
-class LinkCandidateSource(Protocol):
-    """A runner that finds the linker's neighbours (every store and Neo4j transaction:
-    FalkorDB by the ``link_candidates`` query, Neo4j by scoring the group's vectors in the
-    client, with the same rows)."""
-
     async def link_candidates(self, group: str, probes: Sequence[str], k: int,
                               min_cosine: float) -> list[dict[str, Any]]:
+        """The linker's neighbours of each probe, as the ``link_candidates`` query's rows
+        (FalkorDB runs that query; Neo4j scores the group's vectors in the client)."""
         ...
 
 
