@@ -113,6 +113,7 @@ def _to_python(value: Any) -> Any:
 #: Facts one read of the linker's neighbour search brings over: the driver makes a Python
 #: float of every vector component, so a page bounds the client's memory.
 LINK_PAGE_FACTS = 5_000
+_SCORE_DECIMALS = 9
 
 
 def _tie_order(score: float, row: Mapping[str, Any]) -> tuple[Any, ...]:
@@ -146,8 +147,11 @@ class NearestFacts:
         rows = [row for row in page if len(row["vector"]) == self.dim and any(row["vector"])]
         if not rows or not self.probes:
             return
-        scores = self.matrix @ _unit_rows(np.asarray([row["vector"] for row in rows],
-                                                      dtype=np.float64)).T
+        # Rounded: the matrix product gives two equal vectors scores that differ in the last
+        # bits, by their position in the page, and equal scores must tie (then the newest
+        # fact wins) however a batch or a rerun after a crash splits the facts.
+        scores = np.round(self.matrix @ _unit_rows(np.asarray(
+            [row["vector"] for row in rows], dtype=np.float64)).T, _SCORE_DECIMALS)
         position = {row["uuid"]: column for column, row in enumerate(rows)}
         for index, probe in enumerate(self.probes):
             line = scores[index]
