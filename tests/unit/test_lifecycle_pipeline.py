@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fr_graph import cypher
-from fr_graph.classify.linking import PairInput, text_cues
+from fr_graph.classify.linking import PairInput, shipped_model, text_cues
 from fr_graph.core.lifecycle import LifecycleState, Marker
 from fr_graph.core.linking import RELATIONS, LinkBands, Relation
 from fr_graph.core.ontology import Category
@@ -432,14 +432,15 @@ def test_a_contradiction_contests_but_a_hedge_or_a_hard_link_does_not() -> None:
 
 
 def _link_texts(planner: Planner, earlier: tuple[str, str], later: tuple[str, str],
-                relation: Relation) -> None:
-    """Apply one hard verdict on the pair ``(id, text)`` -> ``(id, text)``."""
+                relation: Relation, probability: float = 0.99,
+                bands: LinkBands | None = None) -> None:
+    """Apply one verdict on the pair ``(id, text)`` -> ``(id, text)`` (hard by default)."""
     vector = np.ones(4)
     probabilities = np.full((1, len(RELATIONS)), 0.01)
-    probabilities[0, RELATIONS.index(relation)] = 0.99
+    probabilities[0, RELATIONS.index(relation)] = probability
     planner.apply_links([LinkPair(earlier[0], later[0],
                                   PairInput(earlier[1], later[1], vector, vector))],
-                        probabilities, LinkBands())
+                        probabilities, bands or LinkBands())
 
 
 def test_only_a_plan_can_be_completed_or_cancelled() -> None:
@@ -497,6 +498,29 @@ def test_a_near_future_arrangement_is_a_plan(older_text: str, newer_text: str,
     planner.add([inferred("new", 12)])
     _link_texts(planner, ("old", older_text), ("new", newer_text), Relation.CANCELS)
     assert (planner.facts["old"].state is S.RETRACTED) is ends
+
+
+@pytest.mark.parametrize(("older_text", "newer_text", "probability", "ends"), [
+    # Under way without a plan word, and said to be finished: completed.
+    ("Rebuilding the shed roof with Dad", "Shed roof finished, no more leaks", 0.97, True),
+    ("Knitting a blanket for the baby", "Blanket finished, gave it to Ana", 0.95, True),
+    # The verifier is sure enough for a plan (0.80), not for a note with no plan cue.
+    ("Knitting a blanket for the baby", "Blanket finished, gave it to Ana", 0.85, False),
+    # A habit goes on after one session of it; a finished thing or a dated one-off has
+    # nothing left to complete.
+    ("Swims at the lido every morning", "Finished my swim, freezing", 0.99, False),
+    ("Thesis draft finished", "Thesis submitted, all done", 0.99, False),
+    ("Painted the fence this morning", "Fence is done, two coats", 0.99, False),
+    # No completion in the later note's words.
+    ("Rebuilding the shed roof with Dad", "Dad's back is bad again", 0.99, False),
+])
+def test_an_undertaking_said_to_be_finished_is_completed(
+        older_text: str, newer_text: str, probability: float, ends: bool) -> None:
+    planner = Planner(POLICY, [stored("old", "user|x", 10, category=Category.OTHER)])
+    planner.add([inferred("new", 12)])
+    _link_texts(planner, ("old", older_text), ("new", newer_text), Relation.COMPLETES,
+                probability, shipped_model().bands)
+    assert (planner.facts["old"].state is not S.ACTIVE) is ends
 
 
 @pytest.mark.parametrize("text", [
