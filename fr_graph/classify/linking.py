@@ -179,6 +179,8 @@ _COMPANION = re.compile(r"\b(?:with|for|and|alongside) (?:my|our|his|her|their|t
 _FIRST_PERSON = _rx(r"i", r"i'm", r"i've", r"i'd", r"me", r"my", r"mine", r"we", r"we're", r"our",
                     r"us", r"myself")
 _PAST = re.compile(r"\b[a-z]{3,}ed\b")
+# A comma, a full stop or a colon ends the value unless a digit follows ("1,700", "3:41").
+_DISOWNED = re.compile(r"\bnot\s+((?:[^.,;:!?()]|[.,:](?=\d)){1,60})")
 _NUMBER = re.compile(r"\d+(?:[.,:]\d+)*")
 # Words of any script: an accented letter ("crèche", "Grêmio") does not split a word.
 _TOKEN = re.compile(r"[^\W_]+(?:'[^\W\d_]+)?")
@@ -232,6 +234,9 @@ class TextCues:
     reported: bool
     episode: bool
     correction: bool
+    #: What the note says is not so ("Valeria is 25, not 24": ``{"24"}``): the first three
+    #: words and the numbers of each "not …" up to the end of its clause.
+    disowned: frozenset[str]
     addition: bool
     length: int
     category: Category
@@ -282,11 +287,20 @@ def text_cues(text: str) -> TextCues:
         contrast=bool(_CONTRAST.search(norm)), tentative=bool(_TENTATIVE.search(norm)),
         first_person=bool(_FIRST_PERSON.search(norm)), past=bool(_PAST.search(norm)),
         reported=_is_report(text, norm), episode=bool(_EPISODE.search(norm)),
-        correction=bool(_CORRECTION.search(norm)),
+        correction=bool(_CORRECTION.search(norm)), disowned=_disowned(norm),
         addition=bool(_ADDITION.search(norm) and not _GONE.search(norm)),
         length=len(tokens), category=verdict.category, slot_key=verdict.slot_key,
         marker=str(verdict.marker),
     )
+
+
+def _disowned(norm: str) -> frozenset[str]:
+    found: set[str] = set()
+    for phrase in _DISOWNED.findall(norm):
+        tokens = _TOKEN.findall(phrase)[:3]
+        found.update(_stem(t) for t in tokens if t not in _STOP and len(t) > 2)
+        found.update(n.replace(",", "") for n in _NUMBER.findall(phrase))
+    return frozenset(found)
 
 
 def names_day_ahead(text: str, observed_at: datetime) -> bool:

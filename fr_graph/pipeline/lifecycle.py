@@ -560,7 +560,9 @@ class Planner:
         """The pairs a correction ends: for each later fact that says an earlier statement
         was wrong ("I misremembered, the Vespa was 1700"), its one active earlier fact that
         the verifier links at all (an update, a contradiction or a refinement at the soft
-        band) and that shares a word, a name or a number with it; index -> probability.
+        band) and that shares a word, a name or a number with it, and, where the correction
+        names what was wrong ("Valeria is 25, not 24"), shares that; index -> probability.
+        A shared name alone ended "Valeria got engaged" on development timelines.
         The verifier has no class for corrections: it reads them as refinements or
         contradictions, neither of which ends a fact."""
         columns = [RELATIONS.index(r) for r in
@@ -571,7 +573,8 @@ class Planner:
             if (not newer.correction or older.correction or older.reported
                     or self.facts[pair.earlier].state is not LifecycleState.ACTIVE
                     or not (older.words & newer.words or older.names & newer.names
-                            or older.numbers & newer.numbers)):
+                            or older.numbers & newer.numbers)
+                    or (newer.disowned and not _says_any(older, newer.disowned))):
                 continue
             score = float(sum(probs[c] for c in columns))
             if score >= bands.soft and score > best.get(pair.later, (0.0, -1))[0]:
@@ -709,6 +712,13 @@ def _may_end(earlier: _Fact, decision: LinkDecision, pair: PairInput) -> bool:
     if earlier.category is Category.OTHER and not older.slot_key:
         return newer.change or newer.cancel or newer.complete or newer.negation
     return True
+
+
+def _says_any(cues: TextCues, tokens: frozenset[str]) -> bool:
+    """Whether a note says one of ``tokens``, a token matching its own prefix or extension
+    ("buses" is "bus", "not 38" is 38,000: the stems and short forms people write)."""
+    said = cues.words | cues.names | cues.numbers
+    return any(a.startswith(b) or b.startswith(a) for a in said for b in tokens)
 
 
 def _finishes_undertaking(decision: LinkDecision, older: TextCues, newer: TextCues) -> bool:

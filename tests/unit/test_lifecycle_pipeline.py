@@ -675,6 +675,32 @@ def test_a_correction_ends_the_one_statement_it_corrects() -> None:
     assert plain.facts["vespa"].state is S.ACTIVE
 
 
+@pytest.mark.parametrize(("older_text", "correction", "ends"), [
+    # A correction that names what was wrong ends a note that said it...
+    ("Marta turned 24 in March", "Correction: Marta is 25, not 24", True),
+    ("Ran the Valencia marathon in 3:41:12", "I misremembered, it was 3:42:12, not 3:41:12",
+     True),
+    ("Karim is a bus driver for the city", "User corrected that Karim drives trams, not buses",
+     True),
+    ("Paid 45,000 for the Corolla", "Correction: the Corolla was 43k, not 45", True),
+    # ... and not another note that only shares a name with it.
+    ("Marta got engaged to Luis", "Correction: Marta is 25, not 24", False),
+    ("Karim lives in Lyon", "User corrected that Karim drives trams, not buses", False),
+    # Without a "not …" the shared word is enough, as before.
+    ("Bought the Vespa for 1650", "I misremembered, the Vespa was 1700", True),
+])
+def test_a_correction_that_names_the_wrong_value_ends_only_a_note_saying_it(
+        older_text: str, correction: str, ends: bool) -> None:
+    planner = Planner(POLICY, [stored("old", "user|x", 1, category=Category.OTHER)])
+    planner.add([inferred("fix", 9)])
+    verdict = np.full((1, len(RELATIONS)), 0.01)
+    verdict[0, RELATIONS.index(Relation.REFINES)] = 0.8
+    vector = np.ones(4)
+    planner.apply_links([LinkPair("old", "fix", PairInput(older_text, correction, vector,
+                                                          vector))], verdict, LinkBands())
+    assert (planner.facts["old"].state is not S.ACTIVE) is ends
+
+
 @pytest.mark.parametrize(("text", "corrects"), [
     ("I misremembered, the Vespa was 1700", True),
     ("User corrected that Karim drives trams, not buses", True),
