@@ -9,6 +9,7 @@ import math
 import re
 import time
 import warnings
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -114,6 +115,10 @@ def _to_python(value: Any) -> Any:
 #: float of every vector component, so a page bounds the client's memory.
 LINK_PAGE_FACTS = 5_000
 _SCORE_DECIMALS = 9
+#: Fact vectors the linker keeps between batches (3 kB each as read, about 60 MB in all):
+#: each batch scans its group, and reading every fact's vector again took half of that
+#: (BENCHMARKS.md, "Lifecycle write path"). A group larger than this reads them all again.
+LINK_VECTOR_CACHE_FACTS = 20_000
 
 
 def _tie_order(score: float, row: Mapping[str, Any]) -> tuple[Any, ...]:
@@ -128,9 +133,44 @@ def _tie_order(score: float, row: Mapping[str, Any]) -> tuple[Any, ...]:
             fact is None, fact or "", row["uuid"])
 
 
+class FactVectors:
+    """The vectors of facts the linker has read, by uuid, each with the text it was read
+    with: a fact's vector is made from its text, so a fact whose text was rewritten since
+    (a redaction) is read again. The oldest read leave first past ``capacity``."""
+
+    def __init__(self, capacity: int = LINK_VECTOR_CACHE_FACTS) -> None:
+        self.capacity = capacity
+        self._kept: OrderedDict[str, tuple[str | None, npt.NDArray[np.float64]]] = (
+            OrderedDict())
+
+    def split(self, rows: Sequence[Mapping[str, Any]]
+              ) -> tuple[dict[str, npt.NDArray[np.float64]], list[str]]:
+        """The vectors held for ``rows`` (``link_scan`` rows) and the uuids to read."""
+        held: dict[str, npt.NDArray[np.float64]] = {}
+        missing: list[str] = []
+        for row in rows:
+            kept = self._kept.get(row["uuid"])
+            if kept is not None and kept[0] == row["fact"]:
+                held[row["uuid"]] = kept[1]
+            else:
+                missing.append(row["uuid"])
+        return held, missing
+
+    def keep(self, texts: Mapping[str, str | None],
+             vectors: Mapping[str, npt.NDArray[np.float64]]) -> None:
+        for uuid, vector in vectors.items():
+            self._kept[uuid] = (texts.get(uuid), vector)
+            self._kept.move_to_end(uuid)
+        while len(self._kept) > self.capacity:
+            self._kept.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+
 class NearestFacts:
     """Each probe's ``k`` nearest facts at or above ``min_cosine`` (never itself), from pages
-    of ``link_vectors`` rows scored here: the exact result whatever the pages' order."""
+    of facts with their vectors scored here: the exact result whatever the pages' order."""
 
     def __init__(self, probe_vectors: Mapping[str, Sequence[float]], k: int,
                  min_cosine: float) -> None:
@@ -144,14 +184,18 @@ class NearestFacts:
         self.kept: dict[str, list[tuple[float, Mapping[str, Any]]]] = {p: [] for p in self.probes}
 
     def add(self, page: Sequence[Mapping[str, Any]]) -> None:
-        rows = [row for row in page if len(row["vector"]) == self.dim and any(row["vector"])]
+        rows = [row for row in page if len(row["vector"]) == self.dim]
         if not rows or not self.probes:
             return
+        vectors = np.asarray([row["vector"] for row in rows], dtype=np.float64)
+        usable = vectors.any(axis=1)
+        if not usable.all():
+            rows = [row for row, keep in zip(rows, usable, strict=True) if keep]
+            vectors = vectors[usable]
         # Rounded: the matrix product gives two equal vectors scores that differ in the last
         # bits, by their position in the page, and equal scores must tie (then the newest
         # fact wins) however a batch or a rerun after a crash splits the facts.
-        scores = np.round(self.matrix @ _unit_rows(np.asarray(
-            [row["vector"] for row in rows], dtype=np.float64)).T, _SCORE_DECIMALS)
+        scores = np.round(self.matrix @ _unit_rows(vectors).T, _SCORE_DECIMALS)
         position = {row["uuid"]: column for column, row in enumerate(rows)}
         for index, probe in enumerate(self.probes):
             line = scores[index]
@@ -207,7 +251,8 @@ async def _link_candidates(runner: QueryRunner, store: Neo4jStore, group: str,
     """The rows of ``link_candidates`` (see ``cypher/falkordb/link_candidates.cypher``),
     exact, with the group's vectors scored here: in Cypher, one cosine per (probe, fact)
     pair took 5-10x as long (BENCHMARKS.md, "Lifecycle write path"). The group
-    is read in uuid ranges of about :data:`LINK_PAGE_FACTS` facts."""
+    is scanned in uuid ranges of about :data:`LINK_PAGE_FACTS` facts; only the vectors the
+    store does not hold yet (:class:`FactVectors`) are read."""
     probe_vectors = {row["uuid"]: row["vector"] for row in await runner.run(
         "link_probe_vectors", group, probes=list(probes)) if row["vector"] is not None}
     if not probe_vectors:
@@ -216,8 +261,17 @@ async def _link_candidates(runner: QueryRunner, store: Neo4jStore, group: str,
     group_facts, _ = await store._group_size(group)
     parts = max(1, min(16, math.ceil(group_facts / LINK_PAGE_FACTS)))
     for low, high in uuid_ranges(parts):
-        nearest.add(await runner.run("link_vectors", group, group_id=group,
-                                     probes=list(probes), low=low, high=high))
+        scan = await runner.run("link_scan", group, group_id=group, probes=list(probes),
+                                low=low, high=high)
+        held, missing = store.link_vectors.split(scan)  # before any await: nothing evicts
+        if missing:
+            read = {row["uuid"]: np.asarray(row["vector"], dtype=np.float64)
+                    for row in await runner.run("link_fact_vectors", group, uuids=missing)
+                    if row["vector"] is not None}
+            store.link_vectors.keep({row["uuid"]: row["fact"] for row in scan}, read)
+            held.update(read)
+        nearest.add([{**row, "vector": held[row["uuid"]]} for row in scan
+                     if row["uuid"] in held])
     hits = nearest.hits()
     if not hits:
         return []
@@ -235,6 +289,7 @@ class Neo4jStore(GraphStore):
 
     def __init__(self, driver: GraphDriver, settings: Settings, tracer: Tracer | None = None):
         super().__init__(driver, settings, tracer)
+        self.link_vectors = FactVectors()
         # group_id -> (recount after, group facts, store facts)
         self._group_sizes: dict[str, tuple[float, int, int]] = {}
         # Whether fr_fact_embedding holds group_id (asked again after a TTL while it does not:

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from fr_graph.stores.neo4j import NearestFacts
+from fr_graph.stores.neo4j import FactVectors, NearestFacts
 
 
 def fact(uuid: str, vector: list[float], day: int = 1, text: str = "x") -> dict[str, Any]:
@@ -74,3 +74,34 @@ def test_facts_without_a_usable_vector_are_never_neighbours() -> None:
     nearest = NearestFacts({"p": [1.0, 0.0], "empty": [0.0, 0.0]}, k=4, min_cosine=-1.0)
     nearest.add([fact("zero", [0.0, 0.0]), fact("short", [1.0]), fact("a", [0.5, 0.5])])
     assert chosen(nearest) == [("p", "a")]  # a zero probe finds nothing either
+
+
+def test_vectors_read_once_are_held_until_their_text_changes() -> None:
+    held = FactVectors(capacity=3)
+    scan = [{"uuid": "a", "fact": "Drives a Civic"}, {"uuid": "b", "fact": "Lives in Porto"}]
+    assert held.split(scan) == ({}, ["a", "b"])
+    held.keep({"a": "Drives a Civic", "b": "Lives in Porto"},
+              {"a": np.array([1.0, 0.0]), "b": np.array([0.0, 1.0])})
+    vectors, missing = held.split(scan)
+    assert missing == [] and vectors["a"].tolist() == [1.0, 0.0]
+    # A rewritten text (a redaction) has another vector: read again.
+    vectors, missing = held.split([{"uuid": "a", "fact": "[redacted]"}, scan[1]])
+    assert missing == ["a"] and list(vectors) == ["b"]
+
+
+def test_the_oldest_vectors_leave_first_past_the_capacity() -> None:
+    held = FactVectors(capacity=2)
+    for uuid in ("a", "b", "c"):
+        held.keep({uuid: uuid}, {uuid: np.array([1.0])})
+    assert len(held) == 2
+    assert held.split([{"uuid": u, "fact": u} for u in "abc"])[1] == ["a"]
+
+
+def test_held_arrays_score_as_the_lists_read_from_the_store() -> None:
+    rng = np.random.default_rng(3)
+    facts = [fact(f"f{i:02d}", list(rng.standard_normal(6)), text=str(i)) for i in range(40)]
+    probes = {row["uuid"]: row["vector"] for row in facts[:5]}
+    as_lists, as_arrays = (NearestFacts(probes, k=4, min_cosine=-1.0) for _ in range(2))
+    as_lists.add(facts)
+    as_arrays.add([{**row, "vector": np.asarray(row["vector"])} for row in facts])
+    assert as_lists.hits() == as_arrays.hits()
