@@ -715,10 +715,12 @@ def _may_end(earlier: _Fact, decision: LinkDecision, pair: PairInput) -> bool:
 
 
 def _says_any(cues: TextCues, tokens: frozenset[str]) -> bool:
-    """Whether a note says one of ``tokens``, a token matching its own prefix or extension
-    ("buses" is "bus", "not 38" is 38,000: the stems and short forms people write)."""
-    said = cues.words | cues.names | cues.numbers
-    return any(a.startswith(b) or b.startswith(a) for a in said for b in tokens)
+    """Whether a note says one of ``tokens``: a word matching a token's stem or extension
+    ("buses" is "bus"), or a number the token shortens ("not 38" is 38,000; a note's 2 is
+    not "24")."""
+    words = cues.words | cues.names
+    return (any(w.startswith(t) or t.startswith(w) for w in words for t in tokens)
+            or any(n.startswith(t) for n in cues.numbers for t in tokens))
 
 
 def _finishes_undertaking(decision: LinkDecision, older: TextCues, newer: TextCues) -> bool:

@@ -686,6 +686,7 @@ def test_a_correction_ends_the_one_statement_it_corrects() -> None:
     # ... and not another note that only shares a name with it.
     ("Marta got engaged to Luis", "Correction: Marta is 25, not 24", False),
     ("Karim lives in Lyon", "User corrected that Karim drives trams, not buses", False),
+    ("Marta has 2 cats", "Correction: Marta is 25, not 24", False),
     # Without a "not …" the shared word is enough, as before.
     ("Bought the Vespa for 1650", "I misremembered, the Vespa was 1700", True),
 ])
