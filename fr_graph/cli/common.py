@@ -8,10 +8,12 @@ has no import cycle.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
+import signal
 import sys
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterator
 from datetime import datetime
 from enum import StrEnum
 from typing import Annotated, Any, ClassVar, NoReturn
@@ -82,9 +84,33 @@ def run[T](make: Callable[[Any], Coroutine[Any, Any, T]]) -> T:
             return await make(fr)
 
     try:
-        return asyncio.run(body())
+        with _terminate_as_exit():
+            return asyncio.run(body())
     except FrGraphError as exc:
         fail(exc)
+
+
+@contextlib.contextmanager
+def _terminate_as_exit() -> Iterator[None]:
+    """SIGTERM ends the command as an exception, so the library closes the store on its way
+    out (exit status 143). Python's default for SIGTERM kills the process at once, which left
+    the embedded store's server running outside the store's lock, free to save its own copy
+    over a later process's writes (``fr-graph mcp --transport http`` stopped by a service
+    manager). Uvicorn shuts its server down on SIGTERM, then raises the signal again under
+    this handler."""
+
+    def exit_on_terminate(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)  # the status a shell reports for a SIGTERM kill
+
+    try:
+        previous = signal.signal(signal.SIGTERM, exit_on_terminate)
+    except ValueError:  # not the main thread (a test runner's worker): leave it alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def local[T](make: Callable[[Any], T]) -> T:

@@ -19,6 +19,7 @@ from mcp import ClientSession
 from mcp.shared.memory import create_connected_server_and_client_session
 
 from fr_graph.api import FrGraph
+from fr_graph.config import Settings
 from fr_graph.mcp_server import build_server
 
 pytestmark = pytest.mark.integration
@@ -190,9 +191,34 @@ async def test_http_session_with_a_server_process(tmp_path: Path) -> None:
                     assert time.monotonic() < deadline, "the server did not come up"
                     await asyncio.sleep(0.2)
         assert health.status_code == 200 and json.loads(health.text)["status"] == "ok"
+        embedded_server = _embedded_server_pid(tmp_path / "store")
         async with (streamablehttp_client(f"{base}/mcp") as (read, write, _),
                     ClientSession(read, write) as client):
             await _add_and_search(client)
     finally:
         process.terminate()
         await asyncio.wait_for(process.wait(), 30)
+    # Stopped as a service manager stops it (SIGTERM), the process closes its store before it
+    # exits: the embedded server saves and stops with it (Python's default SIGTERM left that
+    # server running, outside the store's lock), and the session's write is there on reopening.
+    assert process.returncode == 143
+    assert not _running(embedded_server)
+    async with FrGraph(Settings(db=str(tmp_path / "store"))) as reopened:
+        hits = await reopened.search("who is my dentist", "http-user")
+    assert any("Ortiz" in hit.fact for hit in hits)
+
+
+def _embedded_server_pid(store: Path) -> int:
+    """The pid of the embedded FalkorDB server an fr-graph process runs on ``store``, from
+    the settings falkordblite writes beside the data file."""
+    settings = json.loads((store / "fr-graph.db.settings").read_text())
+    return int(Path(settings["pidfile"]).read_text())
+
+
+def _running(pid: int) -> bool:
+    """Whether ``pid`` is a live process (a zombie is not: it has exited)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
