@@ -9,6 +9,7 @@ CREATE INDEX fr_fact_group_source IF NOT EXISTS FOR (f:FrFact) ON (f.group_id, f
 CREATE INDEX fr_fact_group_slot IF NOT EXISTS FOR (f:FrFact) ON (f.group_id, f.slot_key);
 CREATE INDEX fr_fact_group_state IF NOT EXISTS FOR (f:FrFact) ON (f.group_id, f.state);
 CREATE INDEX fr_fact_group_category IF NOT EXISTS FOR (f:FrFact) ON (f.group_id, f.category);
+CREATE INDEX fr_fact_group_category_observed IF NOT EXISTS FOR (f:FrFact) ON (f.group_id, f.category, f.observed_at);
 CREATE INDEX fr_rel_state IF NOT EXISTS FOR ()-[r:RELATES_TO]-() ON (r.fr_state);
 CREATE INDEX fr_rel_category IF NOT EXISTS FOR ()-[r:RELATES_TO]-() ON (r.fr_category);
 CREATE INDEX fr_rel_slot_key IF NOT EXISTS FOR ()-[r:RELATES_TO]-() ON (r.fr_slot_key);

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -197,3 +197,35 @@ async def test_unrouted_retrieval_and_ranking_under_several_configs(
         alone = rank(routed, analysis, policy, now, config)
         assert together[name].order.tolist() == alone.order.tolist()
         assert together[name].scores.tolist() == alone.scores.tolist()
+
+
+async def test_category_forced_candidates_are_the_newest_of_the_categories(
+    fr: FrGraph, group_id: str, tmp_path: Path
+) -> None:
+    """``forced_candidates`` returns the ``limit`` most recent facts among the asked
+    categories, newest first (on Neo4j read in index order, one seek per category)."""
+    facts = ["Allergic to penicillin", "Pays 1400 a month in rent",
+             "Plays chess on Sundays", "My sister lives in Porto",
+             "Dentist appointment on the 3rd", "Paid off the car loan"]
+    start = datetime(2025, 1, 1, tzinfo=UTC)
+    records: list[dict[str, object]] = [
+        {"type": "fact", "group_id": group_id, "id": f"c-{i}", "fact": f"{text} ({i})",
+         "observed_at": (start + timedelta(days=i)).isoformat()}
+        for i, text in enumerate(facts * 5)]
+    await fr.import_file(write_jsonl(tmp_path / "forced.jsonl", records))
+    rows = await fr.store.run(
+        "fetch_facts", group_id, group_id=group_id,
+        edge_uuids=[stable_uuid(group_id, "fact", str(r["id"])) for r in records],
+        embedding=fr.embedder.embed_query("facts").tolist())
+    by_category: dict[str, list[tuple[str, str]]] = {}
+    for row in rows:
+        overlay = row["overlay"]
+        by_category.setdefault(overlay["category"], []).append(
+            (overlay["observed_at"], row["uuid"]))
+    asked = sorted(by_category, key=lambda c: -len(by_category[c]))[:2]
+    assert len(asked) == 2 and all(len(by_category[c]) >= 5 for c in asked)
+    for limit in (3, 7, 100):
+        expected = sorted((seen for c in asked for seen in by_category[c]), reverse=True)
+        found = await fr.store.run("forced_candidates", group_id, group_id=group_id,
+                                   categories=asked, limit=limit)
+        assert [r["uuid"] for r in found] == [u for _, u in expected[:limit]]
