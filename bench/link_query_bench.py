@@ -10,6 +10,11 @@ an import), at the shipped cosine floor and at a floor every pair passes (on rea
 most neighbours pass the floor; on ``ingest_bench.py``'s random vectors none does); and,
 for comparison, one read of every vector of the group with the scoring done here in
 numpy. Each figure is the median of ``--repeats``.
+
+On a Neo4j whose vector index filters by group (2026.01+), it also times the alternative
+to the client-side scan that BENCHMARKS.md weighs: one query asking the group-filtered
+index for each probe's ``--index-hits`` nearest facts (approximate; not what the linker
+ships).
 """
 
 from __future__ import annotations
@@ -33,6 +38,21 @@ from fr_graph.api import FrGraph
 from fr_graph.config import Settings
 from fr_graph.pipeline.lifecycle import LINK_MIN_COSINE, LINK_NEIGHBOURS
 
+INDEX_PER_PROBE = """
+CYPHER 25
+UNWIND $probes AS probe
+MATCH ()-[p:RELATES_TO {uuid: probe}]->()
+WITH p.{lifecycle_vector} AS vector, probe
+MATCH ()-[r:RELATES_TO]->()
+  SEARCH r IN (
+    VECTOR INDEX fr_fact_embedding
+    FOR vector
+    WHERE r.group_id = $group_id
+    LIMIT $hits
+  ) SCORE AS score
+RETURN probe, r.uuid AS uuid, score
+"""
+
 GROUP_VECTORS = """
 MATCH ()-[r:RELATES_TO]->()
 WHERE r.group_id = $group_id AND r.{lifecycle_vector} IS NOT NULL
@@ -49,7 +69,8 @@ async def median_seconds(repeats: int, work: Any) -> tuple[float, Any]:
     return round(statistics.median(times), 3), result
 
 
-async def run(db: str, group: str, probes: int, repeats: int) -> dict[str, Any]:
+async def run(db: str, group: str, probes: int, repeats: int, index_hits: int
+              ) -> dict[str, Any]:
     async with FrGraph(Settings(db=db)) as fr:
         store = fr.store
         text = store.bind_vector(GROUP_VECTORS)
@@ -80,6 +101,17 @@ async def run(db: str, group: str, probes: int, repeats: int) -> dict[str, Any]:
             seconds, hits = await median_seconds(repeats, query)
             result[f"link_candidates_{label}_s"] = seconds
             result[f"link_candidates_{label}_rows"] = len(hits)
+        if getattr(store, "index_filters_by_group", None) and await store.index_filters_by_group():
+            index_text = store.bind_vector(INDEX_PER_PROBE)
+
+            async def ask_index() -> list[dict[str, Any]]:
+                return await store.run_text("index_per_probe", index_text, group,
+                                            group_id=group, probes=probe_ids, hits=index_hits)
+
+            seconds, hits = await median_seconds(repeats, ask_index)
+            result["index_per_probe_s"] = seconds
+            result["index_per_probe_hits"] = index_hits
+            result["index_per_probe_rows"] = len(hits)
         seconds, _ = await median_seconds(repeats, read_vectors)
         result["read_group_vectors_s"] = seconds
         seconds, passing = await median_seconds(repeats, read_and_score)
@@ -95,8 +127,11 @@ def main() -> None:
     parser.add_argument("--group", required=True)
     parser.add_argument("--probes", type=int, default=250)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--index-hits", type=int, default=4 * LINK_NEIGHBOURS,
+                        help="hits asked of the group-filtered index per probe (2026.01+)")
     args = parser.parse_args()
-    print(json.dumps(asyncio.run(run(args.db, args.group, args.probes, args.repeats))))
+    print(json.dumps(asyncio.run(run(args.db, args.group, args.probes, args.repeats,
+                                     args.index_hits))))
 
 
 if __name__ == "__main__":

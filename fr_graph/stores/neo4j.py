@@ -10,7 +10,7 @@ import re
 import time
 import warnings
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -119,6 +119,14 @@ _SCORE_DECIMALS = 9
 #: each batch scans its group, and reading every fact's vector again took half of that
 #: (BENCHMARKS.md, "Lifecycle write path"). A group larger than this reads them all again.
 LINK_VECTOR_CACHE_FACTS = 20_000
+#: Past this many facts in a group, and on a Neo4j whose vector index filters by group
+#: (2026.01+), the linker asks the index for each probe's nearest facts instead of scanning
+#: the group: a 100k group's scan took 31.6 s per batch of 250 probes against 1.3 s from the
+#: index, while at 10k both took 1.7 s (BENCHMARKS.md). Beyond the kept vectors' capacity
+#: every batch would read the whole group again; below it links stay exact.
+LINK_INDEX_MIN_FACTS = LINK_VECTOR_CACHE_FACTS
+#: Index hits per probe: four times the neighbours kept, scored again exactly here.
+LINK_INDEX_HITS_PER_PROBE = 32
 
 
 def _tie_order(score: float, row: Mapping[str, Any]) -> tuple[Any, ...]:
@@ -249,20 +257,17 @@ async def _link_candidates(runner: QueryRunner, store: Neo4jStore, group: str,
                            probes: Sequence[str], k: int, min_cosine: float
                            ) -> list[dict[str, Any]]:
     """The rows of ``link_candidates`` (see ``cypher/falkordb/link_candidates.cypher``),
-    exact, with the group's vectors scored here: in Cypher, one cosine per (probe, fact)
-    pair took 5-10x as long (BENCHMARKS.md, "Lifecycle write path"). The group
-    is scanned in uuid ranges of about :data:`LINK_PAGE_FACTS` facts; only the vectors the
-    store does not hold yet (:class:`FactVectors`) are read."""
+    with the candidates' vectors scored here: in Cypher, one cosine per (probe, fact) pair
+    took 5-10x as long (BENCHMARKS.md, "Lifecycle write path"). The candidates are the
+    whole group (exact) or, in a large group on Neo4j 2026, the index's nearest facts of
+    each probe (:func:`_linkable_facts`); only the vectors the store does not hold yet
+    (:class:`FactVectors`) are read."""
     probe_vectors = {row["uuid"]: row["vector"] for row in await runner.run(
         "link_probe_vectors", group, probes=list(probes)) if row["vector"] is not None}
     if not probe_vectors:
         return []
     nearest = NearestFacts(probe_vectors, k, min_cosine)
-    group_facts, _ = await store._group_size(group)
-    parts = max(1, min(16, math.ceil(group_facts / LINK_PAGE_FACTS)))
-    for low, high in uuid_ranges(parts):
-        scan = await runner.run("link_scan", group, group_id=group, probes=list(probes),
-                                low=low, high=high)
+    async for scan in _linkable_facts(runner, store, group, probes):
         held, missing = store.link_vectors.split(scan)  # before any await: nothing evicts
         if missing:
             read = {row["uuid"]: np.asarray(row["vector"], dtype=np.float64)
@@ -281,6 +286,29 @@ async def _link_candidates(runner: QueryRunner, store: Neo4jStore, group: str,
         row["probe_embedding"] = probe_vectors[row["probe"]]
         row["embedding"] = vectors[row["uuid"]]
     return rows
+
+
+async def _linkable_facts(runner: QueryRunner, store: Neo4jStore, group: str,
+                          probes: Sequence[str]) -> AsyncIterator[list[dict[str, Any]]]:
+    """Pages of the facts the linker scores against the probes (``link_scan`` rows): in a
+    group past :data:`LINK_INDEX_MIN_FACTS` on a server whose index filters by group, each
+    probe's nearest facts by the index walk (approximate); else the whole group, in uuid
+    ranges of about :data:`LINK_PAGE_FACTS` facts (exact)."""
+    group_facts, _ = await store._group_size(group)
+    if group_facts > LINK_INDEX_MIN_FACTS and await store.index_filters_by_group():
+        try:
+            rows = await runner.run("link_index_scan", group, group_id=group,
+                                    probes=list(probes), hits=LINK_INDEX_HITS_PER_PROBE)
+        except StoreError as exc:
+            if not _index_walk_fault(exc):  # the 2026.08 fault: scan the group instead
+                raise
+        else:
+            yield rows
+            return
+    parts = max(1, min(16, math.ceil(group_facts / LINK_PAGE_FACTS)))
+    for low, high in uuid_ranges(parts):
+        yield await runner.run("link_scan", group, group_id=group, probes=list(probes),
+                               low=low, high=high)
 
 
 class Neo4jStore(GraphStore):

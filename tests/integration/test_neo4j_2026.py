@@ -14,9 +14,11 @@ import pytest
 
 from fr_graph import cypher
 from fr_graph.api import FrGraph
+from fr_graph.stores import neo4j as neo4j_module
 from fr_graph.stores.neo4j import Neo4jStore
 from tests.integration.helpers import group_file
 from tests.integration.test_neo4j_group_share import DIM, exact_top, unit_rows, write_group
+from tests.integration.test_transitions import T1, T2, T3, fact, links, load, states
 from tests.neo4j_target import Neo4jTarget
 
 pytestmark = pytest.mark.integration
@@ -144,3 +146,39 @@ async def test_fr_graph_and_graphiti_search_the_same_graph_on_2026(
                                                    num_results=3)
         assert edges[0].fact == "User has a dentist appointment on April 29 at 3pm"
         assert edges[0].attributes["fr_category"] == "obligations"
+
+
+async def test_the_linker_asks_the_filtered_index_in_a_large_group(
+        neo4j_2026_target: Neo4jTarget, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past LINK_INDEX_MIN_FACTS (set below every group here) the linker takes each new
+    fact's candidates from the group-filtered index instead of scanning the group; the new
+    facts of one batch, which the index may not hold yet, still meet each other. On a small
+    group the walk finds every neighbour, so the links are those of the exact scan."""
+    tag = uuid.uuid4().hex[:10]
+    earlier = [("civic", "Drives a Civic", T1), ("lisbon", "Planning a trip to Lisbon in May", T1),
+               ("chess", "Plays chess at the club on Sundays", T1)]
+    later = [("ebike", "Sold the Civic last week, drives a Tesla now", T2),
+             ("off", "Lisbon trip called off", T2),
+             ("thesis", "Writing my thesis on coral reefs", T1),  # and its end, in one batch
+             ("done", "Defended my thesis yesterday!", T3),
+             ("bread", "Bakes sourdough every weekend", T2)]
+    outcomes = {}
+    for path, min_facts in (("scan", neo4j_module.LINK_INDEX_MIN_FACTS), ("index", -1)):
+        monkeypatch.setattr(neo4j_module, "LINK_INDEX_MIN_FACTS", min_facts)
+        group_id = f"t26-{path}-{tag}"
+        ran: list[str] = []
+        async with FrGraph(neo4j_2026_target.settings()) as fr:
+            fr.store.tracer = lambda name, params, seen=ran: seen.append(name)
+            await load(fr, tmp_path, f"{path}-earlier",
+                       [fact(group_id, rid, text, when) for rid, text, when in earlier])
+            await load(fr, tmp_path, f"{path}-later",
+                       [fact(group_id, rid, text, when) for rid, text, when in later])
+            outcomes[path] = (await states(fr, group_id),
+                              {(r["newer"], r["older"], r["kind"])
+                               for r in await links(fr, group_id)})
+        assert ("link_index_scan" in ran) == (path == "index")
+        assert ("link_scan" in ran) == (path == "scan")
+    assert outcomes["index"] == outcomes["scan"]
+    assert outcomes["index"][1] >= {("ebike", "civic", "supersede"), ("off", "lisbon", "retract"),
+                                    ("done", "thesis", "complete")}
