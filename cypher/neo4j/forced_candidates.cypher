@@ -5,8 +5,8 @@
 // the index (ordered by all three of its properties, so the planner takes the index's order
 // and stops after $limit entries, where the one-query form sorted every fact of the
 // categories: a 100k group 30-51 ms, this 3-4 ms, BENCHMARKS.md). The hint keeps a small
-// store's planner off the (group_id, category) index, which would sort again. Every overlay has an
-// observed_at (the importer and backfill both write it), which the index needs.
+// store's planner off the (group_id, category) index, which would sort again. Every overlay
+// has an observed_at (the importer and backfill both write it), which the index needs.
 // Params:  $group_id, $categories: list of category values, $limit
 // Returns: uuid
 UNWIND $categories AS category
