@@ -11,10 +11,9 @@ most neighbours pass the floor; on ``ingest_bench.py``'s random vectors none doe
 for comparison, one read of every vector of the group with the scoring done here in
 numpy. Each figure is the median of ``--repeats``.
 
-On a Neo4j whose vector index filters by group (2026.01+), it also times the alternative
-to the client-side scan that BENCHMARKS.md weighs: one query asking the group-filtered
-index for each probe's ``--index-hits`` nearest facts (approximate; not what the linker
-ships).
+On a Neo4j whose vector index filters by group (2026.01+), it also times the linker's
+index query (``link_index_scan``: each probe's ``--index-hits`` nearest facts of the group,
+approximate) at any group size, beside the scan that smaller groups keep.
 """
 
 from __future__ import annotations
@@ -37,21 +36,7 @@ from store_bench import machine
 from fr_graph.api import FrGraph
 from fr_graph.config import Settings
 from fr_graph.pipeline.lifecycle import LINK_MIN_COSINE, LINK_NEIGHBOURS
-
-INDEX_PER_PROBE = """
-CYPHER 25
-UNWIND $probes AS probe
-MATCH ()-[p:RELATES_TO {uuid: probe}]->()
-WITH p.{lifecycle_vector} AS vector, probe
-MATCH ()-[r:RELATES_TO]->()
-  SEARCH r IN (
-    VECTOR INDEX fr_fact_embedding
-    FOR vector
-    WHERE r.group_id = $group_id
-    LIMIT $hits
-  ) SCORE AS score
-RETURN probe, r.uuid AS uuid, score
-"""
+from fr_graph.stores.neo4j import LINK_INDEX_HITS_PER_PROBE
 
 GROUP_VECTORS = """
 MATCH ()-[r:RELATES_TO]->()
@@ -102,11 +87,9 @@ async def run(db: str, group: str, probes: int, repeats: int, index_hits: int
             result[f"link_candidates_{label}_s"] = seconds
             result[f"link_candidates_{label}_rows"] = len(hits)
         if getattr(store, "index_filters_by_group", None) and await store.index_filters_by_group():
-            index_text = store.bind_vector(INDEX_PER_PROBE)
-
             async def ask_index() -> list[dict[str, Any]]:
-                return await store.run_text("index_per_probe", index_text, group,
-                                            group_id=group, probes=probe_ids, hits=index_hits)
+                return await store.run("link_index_scan", group, group_id=group,
+                                       probes=probe_ids, hits=index_hits)
 
             seconds, hits = await median_seconds(repeats, ask_index)
             result["index_per_probe_s"] = seconds
@@ -127,7 +110,7 @@ def main() -> None:
     parser.add_argument("--group", required=True)
     parser.add_argument("--probes", type=int, default=250)
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--index-hits", type=int, default=4 * LINK_NEIGHBOURS,
+    parser.add_argument("--index-hits", type=int, default=LINK_INDEX_HITS_PER_PROBE,
                         help="hits asked of the group-filtered index per probe (2026.01+)")
     args = parser.parse_args()
     print(json.dumps(asyncio.run(run(args.db, args.group, args.probes, args.repeats,
