@@ -53,16 +53,18 @@ from fr_graph.pipeline.search import VECTOR_TOP
 VECTOR = "fact_embedding"  # the bench graph is built as with the local embedder
 COPY_BATCH = 5000
 
-FILTERED = """CYPHER 25
+
+def filtered_query(index: str) -> str:
+    """The group's top hits from a group-filtered vector index (Cypher 25)."""
+    return f"""CYPHER 25
 MATCH ()-[r:RELATES_TO]->()
-  SEARCH r IN (VECTOR INDEX fr_fact_embedding FOR $embedding
+  SEARCH r IN (VECTOR INDEX {index} FOR $embedding
                WHERE r.group_id = $group_id LIMIT $fetch) SCORE AS s
 RETURN r.uuid AS uuid"""
-REBUILT = """CYPHER 25
-MATCH ()-[r:RELATES_TO]->()
-  SEARCH r IN (VECTOR INDEX fr_rebuilt_index FOR $embedding
-               WHERE r.group_id = $group_id LIMIT $fetch) SCORE AS s
-RETURN r.uuid AS uuid"""
+
+
+FILTERED = filtered_query("fr_fact_embedding")
+REBUILT = filtered_query("fr_rebuilt_index")
 PARTITION = """CALL db.index.vector.queryRelationships($index, $fetch, $embedding)
 YIELD relationship AS r, score
 RETURN r.uuid AS uuid"""
@@ -78,15 +80,18 @@ def partition_names(group: str) -> tuple[str, str]:
     return f"fr_part_{slug}", f"fr_part_{slug}_index"
 
 
-async def make_partition(driver: AsyncDriver, group: str) -> dict[str, float]:
-    """Copy the group's vectors to its own property and index them; seconds of each step."""
-    prop, index = partition_names(group)
+async def copy_and_index(driver: AsyncDriver, prop: str, index: str, group: str | None,
+                         filtered: bool) -> dict[str, Any]:
+    """Copy the vectors of ``group`` (every group when None) to ``prop``, in batches, then
+    make a vector index ``index`` on it (holding ``group_id`` when ``filtered``); the
+    facts copied and the seconds of each step."""
+    in_group = "r.group_id = $group_id AND " if group is not None else ""
     started = time.perf_counter()
     copied = 0
     while True:
         records, _, _ = await driver.execute_query(
-            f"MATCH ()-[r:RELATES_TO]->() WHERE r.group_id = $group_id "
-            f"AND r.{VECTOR} IS NOT NULL AND r.{prop} IS NULL "
+            f"MATCH ()-[r:RELATES_TO]->() WHERE {in_group}"
+            f"r.{VECTOR} IS NOT NULL AND r.{prop} IS NULL "
             f"WITH r LIMIT $batch SET r.{prop} = r.{VECTOR} RETURN count(r) AS n",
             group_id=group, batch=COPY_BATCH)
         n = int(records[0]["n"])
@@ -96,34 +101,13 @@ async def make_partition(driver: AsyncDriver, group: str) -> dict[str, float]:
     copy_s = time.perf_counter() - started
     started = time.perf_counter()
     await driver.execute_query(
-        f"CREATE VECTOR INDEX {index} IF NOT EXISTS FOR ()-[r:RELATES_TO]-() ON (r.{prop}) "
+        f"CYPHER 25 CREATE VECTOR INDEX {index} IF NOT EXISTS FOR ()-[r:RELATES_TO]-() "
+        f"ON (r.{prop}) {'WITH [r.group_id] ' if filtered else ''}"
         "OPTIONS {indexConfig: {`vector.dimensions`: 384, "
         "`vector.similarity_function`: 'cosine'}}")
     await await_indexes(driver, log)
     return {"copied": copied, "copy_s": round(copy_s, 2),
             "index_s": round(time.perf_counter() - started, 2)}
-
-
-async def make_rebuilt(driver: AsyncDriver) -> dict[str, float]:
-    """A copy of every fact's vector (``fr_rebuilt``) under a group-filtered index made
-    after the copy; seconds of each step."""
-    started = time.perf_counter()
-    while True:
-        records, _, _ = await driver.execute_query(
-            f"MATCH ()-[r:RELATES_TO]->() WHERE r.{VECTOR} IS NOT NULL "
-            f"AND r.fr_rebuilt IS NULL WITH r LIMIT $batch "
-            f"SET r.fr_rebuilt = r.{VECTOR} RETURN count(r) AS n", batch=COPY_BATCH)
-        if int(records[0]["n"]) == 0:
-            break
-    copy_s = time.perf_counter() - started
-    started = time.perf_counter()
-    await driver.execute_query(
-        "CYPHER 25 CREATE VECTOR INDEX fr_rebuilt_index IF NOT EXISTS "
-        "FOR ()-[r:RELATES_TO]-() ON (r.fr_rebuilt) WITH [r.group_id] "
-        "OPTIONS {indexConfig: {`vector.dimensions`: 384, "
-        "`vector.similarity_function`: 'cosine'}}")
-    await await_indexes(driver, log)
-    return {"copy_s": round(copy_s, 2), "index_s": round(time.perf_counter() - started, 2)}
 
 
 async def drop_partition(driver: AsyncDriver, group: str) -> None:
@@ -150,10 +134,11 @@ async def probe(db: str, group: str, n_queries: int, warmup: int, seed: int,
     try:
         n_facts = await group_size(driver, group)
         total = await store_total(driver)
-        built = await make_partition(driver, group)
-        if rebuilt:
-            built["rebuilt"] = await make_rebuilt(driver)  # type: ignore[assignment]
-        _, index = partition_names(group)
+        prop, index = partition_names(group)
+        built = await copy_and_index(driver, prop, index, group, filtered=False)
+        if rebuilt:  # a copy of every fact's vector under a filtered index made after it
+            built["rebuilt"] = await copy_and_index(driver, "fr_rebuilt", "fr_rebuilt_index",
+                                                    None, filtered=True)
         queries = await make_queries(driver, group, n_facts, warmup + n_queries, seed)
         arms = ["filtered", "partition", *(["rebuilt"] if rebuilt else [])]
         ms: dict[str, list[float]] = {arm: [] for arm in [*arms, "exact"]}
