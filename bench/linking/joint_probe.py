@@ -46,9 +46,10 @@ from sklearn.preprocessing import StandardScaler
 from fr_graph.bench.provenance import provenance
 from fr_graph.classify.linking import feature_matrix
 from fr_graph.clients import LocalEmbedder
+from fr_graph.core.linking import RELATIONS as RELATION_ORDER
 
 PAIRS = Path(__file__).resolve().parent / "pairs"
-RELATIONS = ("updates", "cancels", "completes", "contradicts", "refines", "unrelated")
+RELATIONS = tuple(str(relation) for relation in RELATION_ORDER)  # the verifier's columns
 SCORED = ("updates", "cancels", "completes", "contradicts")
 TAUS = (0.1, 0.2, 0.3, 0.4, 0.5)
 _LINK = re.compile(r"linked by meaning: (\w+) \(verifier ")

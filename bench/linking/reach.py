@@ -20,11 +20,10 @@ from collections import Counter
 from pathlib import Path
 
 import numpy as np
+from timelines import ENDING, load  # this script's folder: the store-level scorer
 
 from fr_graph.clients import LocalEmbedder
 from fr_graph.pipeline.lifecycle import LINK_MIN_COSINE, LINK_NEIGHBOURS
-
-ENDING = ("updates", "cancels", "completes", "retracts")
 
 
 def outcomes(paths: list[str]) -> dict[tuple[str, str], str]:
@@ -46,28 +45,23 @@ def main() -> None:
     outcome = outcomes(args.verbose_runs)
     embedder = LocalEmbedder()
     counts: Counter[tuple[str, str]] = Counter()
-    for path in args.files:
-        for line in Path(path).read_text(encoding="utf-8").splitlines():
-            if not line.strip():
+    for person in load(args.files):
+        position = {note["n"]: i for i, note in enumerate(person["notes"])}
+        vectors = embedder.embed_passages([note["text"] for note in person["notes"]])
+        for link in person["links"]:
+            state = outcome.get((person["persona"], f"n{link['earlier']}"))
+            if link["relation"] not in ENDING or state not in ("hidden_right", "missed"):
                 continue
-            person = json.loads(line)
-            order = [note["n"] for note in person["notes"]]
-            position = {n: i for i, n in enumerate(order)}
-            vectors = embedder.embed_passages([note["text"] for note in person["notes"]])
-            for link in person["links"]:
-                state = outcome.get((person["persona"], f"n{link['earlier']}"))
-                if link["relation"] not in ENDING or state not in ("hidden_right", "missed"):
-                    continue
-                later, earlier = position[link["later"]], position[link["earlier"]]
-                cosine = vectors[:later] @ vectors[later]
-                nearest = np.argsort(-cosine, kind="stable")[:LINK_NEIGHBOURS]
-                if cosine[earlier] < LINK_MIN_COSINE:
-                    reach = "below the cosine floor"
-                elif earlier not in nearest:
-                    reach = f"not among the {LINK_NEIGHBOURS} nearest"
-                else:
-                    reach = "a candidate"
-                counts[(state, reach)] += 1
+            later, earlier = position[link["later"]], position[link["earlier"]]
+            cosine = vectors[:later] @ vectors[later]
+            nearest = np.argsort(-cosine, kind="stable")[:LINK_NEIGHBOURS]
+            if cosine[earlier] < LINK_MIN_COSINE:
+                reach = "below the cosine floor"
+            elif earlier not in nearest:
+                reach = f"not among the {LINK_NEIGHBOURS} nearest"
+            else:
+                reach = "a candidate"
+            counts[(state, reach)] += 1
     print(json.dumps({f"{state}: {reach}": n for (state, reach), n in sorted(counts.items())},
                      indent=1))
 
