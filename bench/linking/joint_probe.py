@@ -33,6 +33,7 @@ import json
 import random
 import re
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -101,17 +102,18 @@ def recall_at_precision(labels: np.ndarray, scores: np.ndarray, floor: float) ->
     return float(passing.max()) if passing.size else 0.0
 
 
-def cross_validate(rows: list[dict[str, Any]], parts: dict[str, np.ndarray], seed: int
-                   ) -> dict[str, dict[str, float]]:
+def cross_validate(rows: list[dict[str, Any]], inputs: dict[str, Any], seed: int,
+                   make: Callable[[], Any] = model) -> dict[str, dict[str, float]]:
+    """Out-of-fold scores of ``make()`` on each named input matrix (one row per pair)."""
     y = np.array([RELATIONS.index(r["relation"]) for r in rows])
     people = sorted({r.get("group") or r["older"] for r in rows})
     groups = np.array([people.index(r.get("group") or r["older"]) for r in rows])
     folds = list(StratifiedGroupKFold(5, shuffle=True, random_state=seed).split(rows, y, groups))
     result: dict[str, dict[str, float]] = {}
-    for name, x in layouts(parts).items():
+    for name, x in inputs.items():
         out_of_fold = np.zeros((len(rows), len(RELATIONS)))
         for train, test in folds:
-            out_of_fold[test] = model().fit(x[train], y[train]).predict_proba(x[test])
+            out_of_fold[test] = make().fit(x[train], y[train]).predict_proba(x[test])
         predicted = out_of_fold.argmax(axis=1)
         scores: dict[str, float] = {"accuracy": float((predicted == y).mean())}
         for relation in SCORED:
@@ -184,7 +186,7 @@ def main() -> None:
     print(f"{len(rows)} pairs", flush=True)
     parts = embedded(embedder, rows)
     result: dict[str, Any] = {"pairs": len(rows),
-                              "cross_validation": cross_validate(rows, parts, args.seed)}
+                              "cross_validation": cross_validate(rows, layouts(parts), args.seed)}
     if args.hides:
         result["veto"] = veto(rows, parts, embedder, args.hides)
     if args.out:
