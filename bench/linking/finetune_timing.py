@@ -1,0 +1,69 @@
+"""Per-pair inference time, one pair at a time, on the test fold's first 50 pairs.
+
+    PYTHONPATH=/tmp/jaxlib .venv/bin/python bench/linking/finetune_timing.py [--cache DIR]
+
+Run after ``finetune_probe.py`` (it reads the cached states from the same ``--cache``).
+
+Engine part (frozen lower layers, C) and JAX part (trained layers; untrained weights have the
+same cost); also the engine's full 12 layers on one text (what F+V pays per text, twice).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import finetune_probe  # this script's folder: the probe
+import numpy as np
+from finetune_probe import (
+    Engine,
+    batch,
+    fold_split,
+    jax_model,
+    joint_text,
+    load_pairs,
+    load_top_layers,
+    median_ms,
+    split_states,
+)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cache", default=str(finetune_probe.CACHE))
+    finetune_probe.CACHE = Path(parser.parse_args().cache)
+    import jax
+    import jax.numpy as jnp
+
+    rows = load_pairs(0.3, 0)
+    _, test = fold_split(rows, 0)[0]
+    sample = [joint_text(rows[i]["older"], rows[i]["newer"]) for i in test[:50]]
+    engine = Engine(finetune_probe.CACHE / "build")
+    out: dict[str, float] = {
+        "engine_12_layers_joint_text_ms": median_ms(engine.states, sample),
+        "engine_12_layers_newer_text_ms": median_ms(engine.states,
+                                                    [rows[i]["newer"] for i in test[:50]])}
+    _, logits_fn = jax_model()
+    for split in (8, 0):
+        out[f"engine_first_{split}_layers_ms"] = median_ms(lambda t, s=split: engine.states(t, s),
+                                                          sample)
+        states, offsets, _ = split_states(rows, engine, 0, split)
+        params = {"layers": [{k: jnp.asarray(v) for k, v in p.items()}
+                             for p in load_top_layers(split)],
+                  "head": {"w": jnp.zeros((384, 6)), "b": jnp.zeros(6)}}
+        predict = jax.jit(lambda p, x, m: jax.nn.softmax(logits_fn(p, x, m)))
+
+        def one(i: int, st: np.ndarray = states, of: np.ndarray = offsets,
+                pr=predict, pa=params) -> None:
+            x, mask = batch(st, of, np.array([i]))
+            pr(pa, x, mask).block_until_ready()
+
+        for i in test[:50]:
+            one(i)
+        out[f"jax_layers_{split}..11_batch1_ms"] = median_ms(one, list(test[:50]))
+    print(json.dumps(out, indent=1))
+
+
+if __name__ == "__main__":
+    main()
