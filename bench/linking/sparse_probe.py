@@ -40,10 +40,9 @@ import scipy.sparse as sp
 from joint_probe import (  # this script's folder: the joint-reading probe
     RELATIONS,
     cross_validate,
+    fit_and_veto,
     hard_links,
     load_pairs,
-    picked_relations,
-    veto_counts,
 )
 from sklearn.linear_model import LogisticRegression
 
@@ -156,13 +155,7 @@ def veto(rows: list[dict[str, Any]], texts: Texts, paths: list[str]
     train_x, reference = inputs(hand_written, texts)
     link_x, _ = inputs(links, texts, reference)
     y = np.array([RELATIONS.index(r["relation"]) for r in hand_written])
-    picked = picked_relations(links)
-    result: dict[str, list[dict[str, float]]] = {}
-    for name in train_x:
-        fitted = model().fit(train_x[name], y)
-        probability = fitted.predict_proba(link_x[name])[np.arange(len(links)), picked]
-        result[name] = veto_counts(name, links, probability)
-    return result
+    return fit_and_veto(train_x, y, link_x, links, model)
 
 
 def main() -> None:

