@@ -188,6 +188,22 @@ def veto(rows: list[dict[str, Any]], parts: dict[str, np.ndarray], embedder: Loc
                         y[hand_written], {name: link_x[name] for name in names}, links)
 
 
+def veto_by_inputs(rows: list[dict[str, Any]], paths: list[str],
+                   read: Callable[[list[str]], None],
+                   inputs: Callable[..., tuple[dict[str, Any], dict[str, Any]]],
+                   make: Callable[[], Any]) -> dict[str, list[dict[str, float]]]:
+    """The veto for a probe whose ``inputs(rows, reference=None)`` returns its named input
+    layouts and their reference (the training rows' standardization); ``read`` makes the
+    links' texts readable to it first."""
+    links = hard_links(paths)
+    read([link["older"] for link in links] + [link["newer"] for link in links])
+    hand_written = [r for r in rows if "timelines" not in r["file"]]
+    train_x, reference = inputs(hand_written)
+    link_x, _ = inputs(links, reference)
+    y = np.array([RELATIONS.index(r["relation"]) for r in hand_written])
+    return fit_and_veto(train_x, y, link_x, links, make)
+
+
 def fit_and_veto(train_x: dict[str, Any], y: np.ndarray, link_x: dict[str, Any],
                  links: list[dict[str, Any]], make: Callable[[], Any] = model
                  ) -> dict[str, list[dict[str, float]]]:

