@@ -3,6 +3,7 @@
     .venv/bin/pip install --target /tmp/jaxlib jax optax   # then remove numpy*/scipy* there
     PYTHONPATH=/tmp/jaxlib .venv/bin/python bench/linking/finetune_probe.py \\
         [--split-layers 8 0] [--epochs 2] [--budget-min 30] [--seed 0] [--cache DIR] [--out F]
+        [--quantization-aware] [--init-weights W.npz] [--save-weights W.npz]
 
 A probe, not shipped. JAX (CPU) is not a dependency of fr-graph, not even of its ``bench``
 extra: it is installed beside the venv, as above, so the venv's own numpy and scipy are
@@ -27,6 +28,10 @@ used. Needs ``gcc`` (``token_states.c``).
    picked scores (``joint_probe.cross_validate``'s rule). Written to ``result.json`` after
    every epoch, with timings and the number of trained parameters. About 40 minutes on 2
    shared cores for both cross-encoders (8 for layers 8..11, 25 for 0..11, plus caching).
+5. ``--save-weights`` (all twelve layers trained) keeps the encoder and head for
+   ``crossencoder_export.py`` (the engine's 4-bit file) and ``crossencoder_verifier.py``;
+   ``--quantization-aware`` trains through the engine's 4-bit rounding of the weights, and
+   ``--init-weights`` starts from a saved run instead of the engine's weights.
 """
 
 from __future__ import annotations
@@ -91,9 +96,8 @@ def _q4(raw: bytes, offset: int, nout: int, nin: int) -> np.ndarray:
     return (values * scale).reshape(nout, nin)
 
 
-def load_top_layers(first: int = SPLIT_LAYER, last: int = 12) -> list[dict[str, np.ndarray]]:
-    """The dequantized weights of encoder layers ``first..last-1`` (W stored as [out, in])."""
-    raw = MODEL_BIN.read_bytes()
+def tensor_directory(raw: bytes) -> dict[str, tuple[int, int, int]]:
+    """The model file's tensors: name -> (dtype: 1 = Q4_0, else float32; values; byte offset)."""
     assert raw[:4] == b"E5S1"
     o = 8 + 28 + 8
     n_pieces = struct.unpack_from("<i", raw, o)[0]
@@ -114,7 +118,16 @@ def load_top_layers(first: int = SPLIT_LAYER, last: int = 12) -> list[dict[str, 
         n, offset, _nbytes = struct.unpack_from("<IQQ", raw, o)
         o += 20
         directory[name] = (dtype, n, offset)
-    shapes = {"q": (H, H), "k": (H, H), "v": (H, H), "ao": (H, H), "fi": (FF, H), "fo": (H, FF)}
+    return directory
+
+
+LAYER_SHAPES = {"q": (H, H), "k": (H, H), "v": (H, H), "ao": (H, H), "fi": (FF, H), "fo": (H, FF)}
+
+
+def load_top_layers(first: int = SPLIT_LAYER, last: int = 12) -> list[dict[str, np.ndarray]]:
+    """The dequantized weights of encoder layers ``first..last-1`` (W stored as [out, in])."""
+    raw = MODEL_BIN.read_bytes()
+    directory = tensor_directory(raw)
     layers = []
     for layer in range(first, last):
         params: dict[str, np.ndarray] = {}
@@ -122,7 +135,7 @@ def load_top_layers(first: int = SPLIT_LAYER, last: int = 12) -> list[dict[str, 
             for suffix in ("w", "b"):
                 dtype, n, offset = directory[f"l{layer}.{part}.{suffix}"]
                 if dtype == 1:
-                    params[f"{part}.{suffix}"] = _q4(raw, offset, *shapes[part])
+                    params[f"{part}.{suffix}"] = _q4(raw, offset, *LAYER_SHAPES[part])
                 else:
                     params[f"{part}.{suffix}"] = np.frombuffer(raw, dtype=np.float32, count=n,
                                                                offset=offset).copy()
@@ -169,9 +182,22 @@ def baseline_inputs(rows: list[dict[str, Any]], seed: int) -> np.ndarray:
 
 
 # ------------------------------------------------------------------ JAX model
-def jax_model() -> tuple[Any, Any]:
+def jax_model(quantized: bool = False) -> tuple[Any, Any]:
+    """Pooled states and head logits; ``quantized``: every weight matrix is read as the
+    engine will hold it (Q4_0, as ``crossencoder_export.quantize_q4_0`` rounds), with the
+    gradient passed straight through to the float weights (quantization-aware training)."""
     import jax
     import jax.numpy as jnp
+
+    def as_q4(w: Any) -> Any:
+        blocks = w.reshape(-1, QK)
+        largest = jnp.take_along_axis(blocks, jnp.abs(blocks).argmax(1)[:, None], 1)
+        scale = largest / -8.0
+        inverse = jnp.where(scale != 0, 1.0 / jnp.where(scale != 0, scale, 1.0), 0.0)
+        q = jnp.clip(jnp.floor(blocks * inverse + 8.5), 0, 15)
+        stored = scale.astype(jnp.float16).astype(jnp.float32)  # the file keeps fp16 scales
+        back = ((q - 8.0) * stored).reshape(w.shape)
+        return w + jax.lax.stop_gradient(back - w)
 
     def layer_norm(x: Any, w: Any, b: Any) -> Any:
         mean = x.mean(-1, keepdims=True)
@@ -179,7 +205,8 @@ def jax_model() -> tuple[Any, Any]:
         return (x - mean) / jnp.sqrt(var + 1e-12) * w + b
 
     def dense(x: Any, p: dict[str, Any], name: str) -> Any:
-        return x @ p[f"{name}.w"].T + p[f"{name}.b"]
+        w = as_q4(p[f"{name}.w"]) if quantized else p[f"{name}.w"]
+        return x @ w.T + p[f"{name}.b"]
 
     def encoder(layers: list[dict[str, Any]], x: Any, mask: Any) -> Any:
         """Post-LN BERT layers on states x [B, T, H]; mask [B, T] (1 = token)."""
@@ -251,7 +278,7 @@ def fine_tune(split: int, args: argparse.Namespace, data: dict[str, Any], engine
 
     rows, y, train, test, p_base = (data[k] for k in ("rows", "y", "train", "test", "p_base"))
     result: dict[str, Any] = {"split_layer": split, "trained_layers": f"{split}..11"}
-    pooled_fn, logits_fn = jax_model()
+    pooled_fn, logits_fn = jax_model(args.quantization_aware)
     layers = [{k: jnp.asarray(v) for k, v in p.items()} for p in load_top_layers(split)]
 
     # -- check: JAX layers split..11 on the engine's states after `split` layers vs its 12
@@ -283,6 +310,12 @@ def fine_tune(split: int, args: argparse.Namespace, data: dict[str, Any], engine
     params = {"layers": layers,
               "head": {"w": jax.random.normal(key, (H, len(RELATIONS))) * 0.02,
                        "b": jnp.zeros(len(RELATIONS))}}
+    if args.init_weights:  # continue from an earlier run's encoder and head
+        saved = np.load(args.init_weights)
+        params = {"layers": [{name: jnp.asarray(saved[f"l{split + i}.{name}"]) for name in p}
+                             for i, p in enumerate(layers)],
+                  "head": {"w": jnp.asarray(saved["head.w"]), "b": jnp.asarray(saved["head.b"])}}
+        result["initialized_from"] = args.init_weights
     result["parameters_trained"] = sum(int(np.prod(v.shape))
                                        for v in jax.tree_util.tree_leaves(params))
     total = -(-len(train) // args.batch) * args.epochs
@@ -368,7 +401,20 @@ def fine_tune(split: int, args: argparse.Namespace, data: dict[str, Any], engine
         one(i)
     result["jax_trained_layers_ms_per_pair_batch1"] = median_ms(one, list(test[:50]))
     save(result)
+    if args.save_weights and split == 0:  # all twelve layers trained: a whole encoder
+        save_weights(Path(args.save_weights), params)
     return result
+
+
+def save_weights(path: Path, params: dict[str, Any]) -> None:
+    """The trained layers (``l{i}.{tensor}``, W as [out, in]) and the head, float32, as .npz."""
+    arrays = {f"l{i}.{name}": np.asarray(value, dtype=np.float32)
+              for i, layer in enumerate(params["layers"]) for name, value in layer.items()}
+    arrays.update({f"head.{name}": np.asarray(value, dtype=np.float32)
+                   for name, value in params["head"].items()})
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez(path, **arrays)
+    print(f"weights: {path}", flush=True)
 
 
 def main() -> None:
@@ -387,6 +433,14 @@ def main() -> None:
     parser.add_argument("--cache", default=str(CACHE),
                         help="where the engine's states and the baseline's inputs are kept")
     parser.add_argument("--out", default=str(HERE / "results" / "finetune_probe.json"))
+    parser.add_argument("--quantization-aware", action="store_true",
+                        help="train through the engine's 4-bit rounding of every weight "
+                        "matrix (straight-through gradient)")
+    parser.add_argument("--init-weights", default="",
+                        help="start from these trained weights (--save-weights) instead of "
+                        "the engine's and a random head")
+    parser.add_argument("--save-weights", default="",
+                        help="with --split-layers 0: write the trained encoder and head (.npz)")
     args = parser.parse_args()
     CACHE = Path(args.cache)
 

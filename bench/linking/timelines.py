@@ -21,7 +21,10 @@ whole write path (rules slots, the verifier on real neighbours, the guards) wher
 other note of the person is a candidate. ``--verbose`` lists each hidden or missed note with
 the links that hid it. ``--bands UPDATES/CANCELS/COMPLETES`` runs with other hard bands than
 the shipped verifier's (how the shipped ones were chosen: BENCHMARKS.md); ``--verifier FILE``
-scores a candidate model written by ``train_verifier.py --out``.
+scores a candidate model written by ``train_verifier.py --out``; ``--cross-encoder W.npz
+--cross-bands U/C/C`` the fine-tuned cross-encoder of ``finetune_probe.py --save-weights``
+(``crossencoder_verifier.py``; needs JAX and gcc as that probe does; with ``--gate P`` only
+behind the shipped verifier, on pairs it gives less than P of ``unrelated``).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ import argparse
 import asyncio
 import json
 import tempfile
+import time
 from collections import Counter
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
@@ -38,7 +42,12 @@ from typing import Any
 
 from fr_graph.api import FrGraph
 from fr_graph.bench.provenance import provenance
-from fr_graph.classify.linking import OfflineVerifier, shipped_model, verifier_from_json
+from fr_graph.classify.linking import (
+    LinkVerifier,
+    OfflineVerifier,
+    shipped_model,
+    verifier_from_json,
+)
 from fr_graph.config import Settings
 from fr_graph.pipeline.records import FactRecord
 
@@ -87,7 +96,7 @@ def hard_bands(spec: str, option: str) -> tuple[float, float, float]:
 
 
 async def score(personas: list[dict[str, Any]], verbose: bool,
-                verifier: OfflineVerifier | None = None) -> dict[str, Any]:
+                verifier: LinkVerifier | None = None) -> dict[str, Any]:
     counts: Counter[str] = Counter()
     by_relation: Counter[str] = Counter()
     found_by_relation: Counter[str] = Counter()
@@ -156,9 +165,29 @@ def main() -> None:
     parser.add_argument("--bands", help="hard bands UPDATES/CANCELS/COMPLETES for this run")
     parser.add_argument("--verifier", help="a candidate verifier file (train_verifier.py --out) "
                         "instead of the shipped one")
+    parser.add_argument("--cross-encoder", help="finetune_probe.py --save-weights: the "
+                        "fine-tuned cross-encoder as the verifier")
+    parser.add_argument("--cross-bands", default="0.9/0.9/0.9",
+                        help="with --cross-encoder: its hard bands UPDATES/CANCELS/COMPLETES")
+    parser.add_argument("--gate", type=float,
+                        help="with --cross-encoder: read again only the pairs the shipped "
+                        "verifier gives less than this of unrelated")
     args = parser.parse_args()
-    verifier = chosen_verifier(args.verifier, args.bands)
+    verifier: LinkVerifier | None = chosen_verifier(args.verifier, args.bands)
+    cross = None
+    if args.cross_encoder:
+        from crossencoder_verifier import CrossEncoderVerifier  # this script's folder
+
+        verifier = cross = CrossEncoderVerifier(
+            Path(args.cross_encoder), hard_bands(args.cross_bands, "--cross-bands"), args.gate)
+    started = time.perf_counter()
     result = asyncio.run(score(load(args.files), args.verbose, verifier))
+    result["wall_s"] = round(time.perf_counter() - started, 1)
+    if cross is not None:
+        result.update({"cross_encoder": args.cross_encoder, "gate": args.gate,
+                       "cross_bands": args.cross_bands,
+                       "pairs_judged": cross.pairs_seen,
+                       "pairs_read_by_cross_encoder": cross.pairs_read})
     if args.bands:
         result["bands"] = args.bands
     if args.verifier:
