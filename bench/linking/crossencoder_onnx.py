@@ -25,7 +25,8 @@ from typing import Any
 
 import finetune_probe  # this script's folder: the probe
 import numpy as np
-from finetune_probe import LAYER_TENSORS
+from crossencoder_export import softmax
+from finetune_probe import load_weights
 from joint_probe import RELATIONS, grouped_folds, load_pairs, relation_scores
 
 HERE = Path(__file__).resolve().parent
@@ -97,11 +98,8 @@ def fold_scores(model: str, head: dict[str, np.ndarray], states: np.ndarray,
         pair = states[offsets[i]:offsets[i + 1]].astype(np.float32)[None]
         vectors[row] = session.run(None, {"states": pair})[0][0]
     ms = 1000 * (time.perf_counter() - start) / len(test)
-    logits = vectors @ head["head.w"] + head["head.b"]
-    p = np.exp(logits - logits.max(1, keepdims=True))
-    p /= p.sum(1, keepdims=True)
     return {"ms_per_pair": ms, "megabytes": os.path.getsize(model) / 1e6,
-            **relation_scores(y[test], p)}
+            **relation_scores(y[test], softmax(vectors @ head["w"] + head["b"]))}
 
 
 def main() -> None:
@@ -113,9 +111,7 @@ def main() -> None:
     args = parser.parse_args()
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
-    saved = np.load(args.weights)
-    layers = [{f"{part}.{suffix}": saved[f"l{i}.{part}.{suffix}"].astype(np.float32)
-               for part in LAYER_TENSORS for suffix in ("w", "b")} for i in range(12)]
+    layers, head = load_weights(args.weights)
     rows = load_pairs(0.3, args.seed)
     y = np.array([RELATIONS.index(r["relation"]) for r in rows])
     _train, test = grouped_folds(rows, args.seed)[0]
@@ -126,8 +122,7 @@ def main() -> None:
         Path(plain).write_bytes(onnx_encoder(layers))
         quantize_dynamic(plain, int8, per_channel=True, weight_type=QuantType.QInt8)
         for name, model in (("onnxruntime float32", plain), ("onnxruntime int8", int8)):
-            result[name] = fold_scores(model, dict(saved), cached["states"], cached["offsets"],
-                                       y, test)
+            result[name] = fold_scores(model, head, cached["states"], cached["offsets"], y, test)
             print(name, {k: round(v, 3) for k, v in result[name].items()}, flush=True)
     Path(args.out).write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
 

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from finetune_probe import Engine, batch, jax_model
+from finetune_probe import Engine, batch, jax_model, load_weights
 from joint_probe import joint_text
 
 from fr_graph.classify.linking import OfflineVerifier, PairInput
@@ -43,10 +43,7 @@ class CrossEncoderVerifier:
                  ) -> None:
         import jax
 
-        saved = np.load(weights)
-        self.layers = [{name[len(f"l{i}."):]: saved[name] for name in saved.files
-                        if name.startswith(f"l{i}.")} for i in range(12)]
-        self.head = {"w": saved["head.w"], "b": saved["head.b"]}
+        self.layers, self.head = load_weights(weights)
         _pooled, logits = jax_model()
         self.predict = jax.jit(lambda p, x, mask: jax.nn.softmax(logits(p, x, mask)))
         self.engine = Engine(build)

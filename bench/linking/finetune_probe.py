@@ -311,10 +311,9 @@ def fine_tune(split: int, args: argparse.Namespace, data: dict[str, Any], engine
               "head": {"w": jax.random.normal(key, (H, len(RELATIONS))) * 0.02,
                        "b": jnp.zeros(len(RELATIONS))}}
     if args.init_weights:  # continue from an earlier run's encoder and head
-        saved = np.load(args.init_weights)
-        params = {"layers": [{name: jnp.asarray(saved[f"l{split + i}.{name}"]) for name in p}
-                             for i, p in enumerate(layers)],
-                  "head": {"w": jnp.asarray(saved["head.w"]), "b": jnp.asarray(saved["head.b"])}}
+        saved_layers, saved_head = load_weights(args.init_weights)
+        params = jax.tree_util.tree_map(jnp.asarray, {"layers": saved_layers[split:],
+                                                      "head": saved_head})
         result["initialized_from"] = args.init_weights
     result["parameters_trained"] = sum(int(np.prod(v.shape))
                                        for v in jax.tree_util.tree_leaves(params))
@@ -415,6 +414,15 @@ def save_weights(path: Path, params: dict[str, Any]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     np.savez(path, **arrays)
     print(f"weights: {path}", flush=True)
+
+
+def load_weights(path: Path | str) -> tuple[list[dict[str, np.ndarray]], dict[str, np.ndarray]]:
+    """What :func:`save_weights` wrote: the twelve layers (``{tensor}`` per layer) and the
+    head (``w``, ``b``)."""
+    saved = np.load(path)
+    layers = [{f"{part}.{suffix}": saved[f"l{i}.{part}.{suffix}"]
+               for part in LAYER_TENSORS for suffix in ("w", "b")} for i in range(12)]
+    return layers, {"w": saved["head.w"], "b": saved["head.b"]}
 
 
 def main() -> None:
