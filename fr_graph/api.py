@@ -150,6 +150,7 @@ class FrGraph:
         decides links between facts (e.g. the offline one with other bands)."""
         self.settings = settings or Settings()
         self._verifier = verifier
+        self._cross_encoder_verifier: LinkVerifier | None = None
         if embedder is not None and not isinstance(embedder, LocalEmbedder):
             self.settings = self.settings.model_copy(
                 update={"embedder": describe_embedder(embedder)})
@@ -237,12 +238,19 @@ class FrGraph:
 
     def link_verifier(self) -> LinkVerifier:
         """What decides links between facts: the LLM when enabled and configured (falling
-        back to the offline verifier per pair), else the shipped offline verifier; the one
-        given to the constructor wins."""
+        back to the offline verifier per pair), else the shipped offline verifier (with the
+        cross-encoder behind it when ``link_verifier`` says so); the one given to the
+        constructor wins."""
         if self._verifier is not None:
             return self._verifier
         if self.settings.use_llm_link:
             return LLMLinkVerifier(self.llm_client)
+        if self.settings.link_verifier == "cross-encoder":
+            if self._cross_encoder_verifier is None:  # loads a 43 MB graph: once per FrGraph
+                from fr_graph.classify.cross_encoder import CrossEncoderVerifier
+
+                self._cross_encoder_verifier = CrossEncoderVerifier()
+            return self._cross_encoder_verifier
         return OfflineVerifier()
 
     def graphiti(self, group_id: str) -> Graphiti:

@@ -123,6 +123,12 @@ class Settings(BaseModel):
     #: Decide links between facts with the LLM (``FR_GRAPH_LLM_LINK``) instead of the offline
     #: verifier. Only with an LLM configured; a failed call falls back to the offline one.
     llm_link: bool = False
+    #: The offline link verifier (``FR_GRAPH_LINK_VERIFIER``): ``offline``, the shipped
+    #: feature model, or ``cross-encoder``, that model with the fine-tuned e5 cross-encoder
+    #: re-reading the pairs it does not rule out (more links found at the same precision,
+    #: about 10 ms per re-read pair; needs the ``cross-encoder`` extra). Not used when the
+    #: LLM verifier is on (it falls back to the feature model).
+    link_verifier: Literal["offline", "cross-encoder"] = "offline"
 
     @property
     def use_llm_classifier(self) -> bool:
@@ -190,6 +196,7 @@ class Settings(BaseModel):
             "llm_classifier": env.get("FR_GRAPH_LLM_CLASSIFY") or False,
             "llm_distill": env.get("FR_GRAPH_LLM_DISTILL") or False,
             "llm_link": env.get("FR_GRAPH_LLM_LINK") or False,
+            "link_verifier": env.get("FR_GRAPH_LINK_VERIFIER") or "offline",
             "store_attempts": env.get("FR_GRAPH_STORE_ATTEMPTS") or 4,
             "store_backoff_s": env.get("FR_GRAPH_STORE_BACKOFF") or 0.25,
             "scan_partitions": env.get("FR_GRAPH_SCAN_PARTITIONS") or 2,

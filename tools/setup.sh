@@ -20,5 +20,5 @@ fi
 # pip is quiet (-q); say what is happening, as a first install takes several minutes.
 echo "setup: installing fr-graph and its dependencies into .venv (first run: a few minutes)" >&2
 .venv/bin/python -m pip install -q --upgrade pip
-.venv/bin/python -m pip install -q -e ".[dev,bench,report]"
+.venv/bin/python -m pip install -q -e ".[dev,bench,report,cross-encoder]"
 echo "setup: done" >&2

@@ -20,7 +20,7 @@ fi
 echo "test: graphiti-core $floor and openai $openai_floor.*, the oldest supported, in" \
   ".venv-floor (a few minutes)" >&2
 .venv-floor/bin/python -m pip install -q --upgrade pip
-.venv-floor/bin/python -m pip install -q -e ".[dev,bench,report]" "graphiti-core==$floor" \
+.venv-floor/bin/python -m pip install -q -e ".[dev,bench,report,cross-encoder]" "graphiti-core==$floor" \
   "openai==$openai_floor.*"
 .venv-floor/bin/python -m pip list 2>/dev/null | grep -E "^(graphiti-core|openai) " >&2
 .venv-floor/bin/python -m pytest -q -p no:cacheprovider tests/unit \

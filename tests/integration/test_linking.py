@@ -173,3 +173,26 @@ async def test_a_verifier_given_to_the_constructor_decides_links(
                                               "tesla": ("active", True)}
         [link] = await links(fr, group_id)
         assert link["kind"] == "soft" and "updates" in link["reason"]
+
+
+async def test_the_cross_encoder_cascade_supersedes_what_the_offline_verifier_only_flags(
+    settings: Settings, group_id: str, tmp_path: Path
+) -> None:
+    """FR_GRAPH_LINK_VERIFIER=cross-encoder: the shipped graph under onnxruntime re-reads the
+    pair the offline verifier only flags (a manager who left), sure enough to supersede; the
+    link records its reading."""
+    notes = [fact(group_id, "dana", "My manager is Dana", T1),
+             fact(group_id, "luis", "Dana left, reporting to Luis now", T2)]
+    async with FrGraph(settings) as fr:
+        await load(fr, tmp_path, "offline", notes)
+        assert await states(fr, group_id) == {"dana": ("active", True), "luis": ("active", True)}
+    other = group_id + "-cross"
+    notes = [{**note, "group_id": other} for note in notes]
+    async with FrGraph(settings.model_copy(update={"link_verifier": "cross-encoder"})) as fr:
+        await load(fr, tmp_path, "cross", notes)
+        assert await states(fr, other) == {"dana": ("superseded", False),
+                                           "luis": ("active", False)}
+        [link] = await links(fr, other)
+        assert (link["newer"], link["older"], link["kind"]) == ("luis", "dana", "supersede")
+        assert "linked by meaning: updates" in link["reason"]
+        await assert_lifecycle_invariants(fr, other)
