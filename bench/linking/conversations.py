@@ -1,7 +1,7 @@
 """Long single-project conversations: does lifecycle cost current-answer recall?
 
     .venv/bin/python bench/linking/conversations.py [--db DIR] [--out FILE.json]
-        [--verifier FILE] [--bands UPDATES/CANCELS/COMPLETES]
+        [--verifier FILE] [--bands UPDATES/CANCELS/COMPLETES] [--link-verifier cross-encoder]
 
 Imports every ``bench/linking/conversations/conv_*.jsonl`` (user messages of one evolving
 project each, written for this benchmark) as message records through ``FrGraph.import_file``
@@ -102,6 +102,8 @@ async def main() -> None:
     parser.add_argument("--bands", help="hard bands UPDATES/CANCELS/COMPLETES for this run")
     parser.add_argument("--verifier", help="a candidate verifier file (train_verifier.py --out) "
                         "instead of the shipped one")
+    parser.add_argument("--link-verifier", choices=("offline", "cross-encoder"),
+                        default="offline", help="the Settings.link_verifier to run with")
     args = parser.parse_args()
     verifier = chosen_verifier(args.verifier, args.bands)
     questions = [json.loads(line) for line in (DATA / "questions.jsonl").open(encoding="utf-8")
@@ -113,7 +115,8 @@ async def main() -> None:
     tops: dict[str, dict[str, list[str | None]]] = {"full": {}, "graphiti": {}}
     extracted: set[str] = set()
     messages = 0
-    async with FrGraph(Settings(db=db), verifier=verifier) as fr:
+    async with FrGraph(Settings(db=db, link_verifier=args.link_verifier),
+                       verifier=verifier) as fr:
         for path in sorted(DATA.glob("conv_*.jsonl")):
             records = [json.loads(line) for line in path.open(encoding="utf-8") if line.strip()]
             for record in records:
@@ -141,7 +144,7 @@ async def main() -> None:
         "current_messages_without_fact": len(needed - extracted),
         "current_messages": len(needed),
         "systems": {name: score(questions, found) for name, found in tops.items()},
-        "verifier": args.verifier, "bands": args.bands,
+        "verifier": args.verifier, "bands": args.bands, "link_verifier": args.link_verifier,
         "per_question": {q["id"]: {name: dict(zip(("found", "stale"), judged(q, found[q["id"]]),
                                                   strict=True))
                                    for name, found in tops.items()} for q in questions},

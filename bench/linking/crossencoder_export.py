@@ -22,8 +22,7 @@ mean-pooled states. This script
    (standardized, folded into one linear map); compared with the float JAX probabilities the
    probe saved (``p_cross_split0.npy``): argmax agreement and the same scores;
 4. writes head (b) to ``DIR/head.npz`` with a hard band per acting relation: the lowest
-   picked probability at which fold 0 still reads at precision 0.95 (1.0 where none does),
-   which ``crossencoder_verifier.py`` reads;
+   picked probability at which fold 0 still reads at precision 0.95 (1.0 where none does);
 5. with ``--states-cache DIR`` (the probe's ``--cache``; needs JAX, see
    ``finetune_probe.py``): the fold-0 scores of the written file's 4-bit weights run in float
    JAX with float activations on the probe's cached embedding states, which tells the

@@ -1,10 +1,12 @@
 """The fine-tuned cross-encoder under onnxruntime: float32 and int8, quality and time.
 
-    .venv/bin/pip install --target /tmp/ortlib onnxruntime onnx   # then delete numpy* there
+    .venv/bin/pip install --target /tmp/ortlib onnx   # then delete numpy* there
     PYTHONPATH=/tmp/ortlib .venv/bin/python bench/linking/crossencoder_onnx.py \\
-        --weights W.npz [--cache DIR] [--seed 0] [--out F.json]
+        --weights W.npz [--cache DIR] [--seed 0] [--out F.json] [--ship PATH]
 
-A probe, not shipped (onnxruntime is not a dependency). The twelve layers that
+``--ship PATH`` writes the graph the package ships instead (``fr_graph.classify.cross_encoder``).
+
+The twelve layers that
 ``finetune_probe.py --split-layers 0 --save-weights W.npz`` trained are written as an ONNX
 graph (opset 20: MatMul, Softmax, LayerNormalization, Gelu; states [1, T, 384] in, the
 mean-pooled vector out), run by onnxruntime on fold 0 one pair at a time from the probe's
@@ -32,13 +34,20 @@ from joint_probe import RELATIONS, grouped_folds, load_pairs, relation_scores
 HERE = Path(__file__).resolve().parent
 
 
-def onnx_encoder(layers: list[dict[str, np.ndarray]]) -> bytes:
-    """The layers as an ONNX graph (opset 20): states [1, T, H] -> mean-pooled [1, H]."""
+def onnx_encoder(layers: list[dict[str, np.ndarray]], head: dict[str, np.ndarray] | None = None,
+                 half: bool = False) -> bytes:
+    """The layers as an ONNX graph (opset 20): states [1, T, H] -> mean-pooled [1, H]; with
+    ``head``, -> relation probabilities [1, 6] (``probabilities``). ``half``: weight
+    matrices stored as float16, cast to float32 once when onnxruntime loads the graph."""
     from onnx import TensorProto, helper, numpy_helper
 
     nodes, weights = [], []
 
     def const(name: str, value: np.ndarray) -> str:
+        if half and value.ndim == 2:
+            weights.append(numpy_helper.from_array(
+                np.ascontiguousarray(value.astype(np.float16)), name + ".half"))
+            return op("Cast", [name + ".half"], name, to=TensorProto.FLOAT)
         weights.append(numpy_helper.from_array(np.ascontiguousarray(value), name))
         return name
 
@@ -75,13 +84,20 @@ def onnx_encoder(layers: list[dict[str, np.ndarray]]) -> bytes:
                                       const(f"l{i}.oln.w", p["oln.w"]),
                                       const(f"l{i}.oln.b", p["oln.b"])], f"l{i}.x2",
                axis=-1, epsilon=1e-12)
-    op("ReduceMean", [x, const("time", np.array([1], dtype=np.int64))], "pooled", keepdims=0)
+    pooled = op("ReduceMean", [x, const("time", np.array([1], dtype=np.int64))], "pooled",
+                keepdims=0)
+    output = helper.make_tensor_value_info("pooled", TensorProto.FLOAT, [1, finetune_probe.H])
+    if head is not None:
+        logits = op("Add", [op("MatMul", [pooled, const("head.w", head["w"])], "head.mm"),
+                            const("head.b", head["b"])], "logits")
+        op("Softmax", [logits], "probabilities", axis=-1)
+        output = helper.make_tensor_value_info("probabilities", TensorProto.FLOAT,
+                                               [1, len(RELATIONS)])
     graph = helper.make_graph(
         nodes, "encoder",
         [helper.make_tensor_value_info("states", TensorProto.FLOAT,
                                        [1, "T", finetune_probe.H])],
-        [helper.make_tensor_value_info("pooled", TensorProto.FLOAT, [1, finetune_probe.H])],
-        weights)
+        [output], weights)
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 20)])
     return bytes(model.SerializeToString())
 
@@ -108,7 +124,16 @@ def main() -> None:
     parser.add_argument("--cache", default=str(finetune_probe.CACHE))
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", default=str(HERE / "results" / "crossencoder_onnx.json"))
+    parser.add_argument("--ship", metavar="PATH",
+                        help="only write the shipped graph (weights as float16, the head and "
+                             "a softmax: states -> probabilities) to PATH, e.g. "
+                             "fr_graph/classify/cross_encoder.onnx")
     args = parser.parse_args()
+    if args.ship:
+        layers, head = load_weights(args.weights)
+        Path(args.ship).write_bytes(onnx_encoder(layers, head, half=True))
+        print(f"{args.ship}: {os.path.getsize(args.ship) / 1e6:.1f} MB")
+        return
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
     layers, head = load_weights(args.weights)

@@ -29,7 +29,8 @@ used. Needs ``gcc`` (``token_states.c``).
    every epoch, with timings and the number of trained parameters. About 40 minutes on 2
    shared cores for both cross-encoders (8 for layers 8..11, 25 for 0..11, plus caching).
 5. ``--save-weights`` (all twelve layers trained) keeps the encoder and head for
-   ``crossencoder_export.py`` (the engine's 4-bit file) and ``crossencoder_verifier.py``;
+   ``crossencoder_export.py`` (the engine's 4-bit file) and ``crossencoder_onnx.py`` (whose
+   ``--ship`` writes the package's ``fr_graph/classify/cross_encoder.onnx``);
    ``--quantization-aware`` trains through the engine's 4-bit rounding of the weights, and
    ``--init-weights`` starts from a saved run instead of the engine's weights.
 """

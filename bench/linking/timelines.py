@@ -21,10 +21,11 @@ whole write path (rules slots, the verifier on real neighbours, the guards) wher
 other note of the person is a candidate. ``--verbose`` lists each hidden or missed note with
 the links that hid it. ``--bands UPDATES/CANCELS/COMPLETES`` runs with other hard bands than
 the shipped verifier's (how the shipped ones were chosen: BENCHMARKS.md); ``--verifier FILE``
-scores a candidate model written by ``train_verifier.py --out``; ``--cross-encoder W.npz
---cross-bands U/C/C`` the fine-tuned cross-encoder of ``finetune_probe.py --save-weights``
-(``crossencoder_verifier.py``; needs JAX and gcc as that probe does; with ``--gate P`` only
-behind the shipped verifier, on pairs it gives less than P of ``unrelated``).
+scores a candidate model written by ``train_verifier.py --out``; ``--cross-encoder [GRAPH]``
+the cross-encoder cascade (``fr_graph.classify.cross_encoder``: the shipped verifier first,
+the fine-tuned encoder re-reading the pairs it gives less than the gate of ``unrelated``),
+with the shipped graph or one ``crossencoder_onnx.py --ship`` wrote, and ``--cross-bands
+U/C/C`` / ``--gate P`` instead of the shipped ones.
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ from fr_graph.classify.linking import (
     verifier_from_json,
 )
 from fr_graph.config import Settings
+from fr_graph.core.linking import Relation
 from fr_graph.pipeline.records import FactRecord
 
 HIDDEN = ("superseded", "retracted")
@@ -165,27 +167,36 @@ def main() -> None:
     parser.add_argument("--bands", help="hard bands UPDATES/CANCELS/COMPLETES for this run")
     parser.add_argument("--verifier", help="a candidate verifier file (train_verifier.py --out) "
                         "instead of the shipped one")
-    parser.add_argument("--cross-encoder", help="finetune_probe.py --save-weights: the "
-                        "fine-tuned cross-encoder as the verifier")
-    parser.add_argument("--cross-bands", default="0.9/0.9/0.9",
-                        help="with --cross-encoder: its hard bands UPDATES/CANCELS/COMPLETES")
+    parser.add_argument("--cross-encoder", nargs="?", const="shipped", metavar="GRAPH",
+                        help="the cross-encoder cascade (fr_graph.classify.cross_encoder) as "
+                        "the verifier: the shipped graph, or GRAPH written by "
+                        "crossencoder_onnx.py --ship (give its --cross-bands)")
+    parser.add_argument("--cross-bands",
+                        help="with --cross-encoder: its hard bands UPDATES/CANCELS/COMPLETES "
+                        "(default: the shipped ones)")
     parser.add_argument("--gate", type=float,
                         help="with --cross-encoder: read again only the pairs the shipped "
-                        "verifier gives less than this of unrelated")
+                        "verifier gives less than this of unrelated (default: the shipped "
+                        "gate; 1: every pair)")
     args = parser.parse_args()
     verifier: LinkVerifier | None = chosen_verifier(args.verifier, args.bands)
     cross = None
     if args.cross_encoder:
-        from crossencoder_verifier import CrossEncoderVerifier  # this script's folder
+        from fr_graph.classify.cross_encoder import CrossEncoder, CrossEncoderVerifier
 
-        verifier = cross = CrossEncoderVerifier(
-            Path(args.cross_encoder), hard_bands(args.cross_bands, "--cross-bands"), args.gate)
+        graph = None if args.cross_encoder == "shipped" else Path(args.cross_encoder)
+        bands = (None if args.cross_bands is None else dict(zip(
+            (Relation.UPDATES, Relation.CANCELS, Relation.COMPLETES),
+            hard_bands(args.cross_bands, "--cross-bands"), strict=True)))
+        verifier = cross = CrossEncoderVerifier(CrossEncoder(graph), gate=args.gate,
+                                                hard_by_relation=bands)
     started = time.perf_counter()
     result = asyncio.run(score(load(args.files), args.verbose, verifier))
     result["wall_s"] = round(time.perf_counter() - started, 1)
     if cross is not None:
-        result.update({"cross_encoder": args.cross_encoder, "gate": args.gate,
-                       "cross_bands": args.cross_bands,
+        result.update({"cross_encoder": args.cross_encoder, "gate": cross.gate,
+                       "cross_bands": "/".join(str(cross.bands.hard_for(r)) for r in (
+                           Relation.UPDATES, Relation.CANCELS, Relation.COMPLETES)),
                        "pairs_judged": cross.pairs_seen,
                        "pairs_read_by_cross_encoder": cross.pairs_read})
     if args.bands:
