@@ -9,6 +9,7 @@ import os
 import platform
 import subprocess
 import sys
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
@@ -54,12 +55,22 @@ def _memory_gib() -> float | None:
     return round(pages * size / 2**30, 1)
 
 
+def settings_environment(env: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The ``FR_GRAPH_*`` variables a run was given (they change what it measures, e.g.
+    ``FR_GRAPH_LINK_VERIFIER``), secrets left out."""
+    env = os.environ if env is None else env
+    return {name: value for name, value in sorted(env.items())
+            if name.startswith("FR_GRAPH_")
+            and not any(word in name for word in ("KEY", "PASSWORD", "TOKEN", "SECRET"))}
+
+
 def provenance(*, command: str | None = None, server: str | None = None) -> dict[str, Any]:
     """The provenance block of a report: ``command`` defaults to this process's command
     line; ``server`` names the graph server's version where one was asked."""
     return {
         "commit": commit(),
         "command": command or " ".join([Path(sys.argv[0]).name, *sys.argv[1:]]),
+        "environment": settings_environment(),
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "versions": {"python": platform.python_version(),
                      **{p: v for p in PACKAGES if (v := _version(p)) is not None},

@@ -225,8 +225,10 @@ def _provenance_lines(block: dict[str, Any] | None) -> list[str]:
         return []
     versions = ", ".join(f"{k} {v}" for k, v in block["versions"].items())
     machine = block["machine"]
+    command = " ".join([*(f"{k}={v}" for k, v in block.get("environment", {}).items()),
+                        block["command"]])
     return [f"Commit `{block['commit'] or 'unknown'}`, run {block['date']} as "
-            f"`{block['command']}` on {machine['system']} ({machine['cpus']} CPUs, "
+            f"`{command}` on {machine['system']} ({machine['cpus']} CPUs, "
             f"{machine['memory_gib']} GiB, load {machine['load_average']}); {versions}.", ""]
 
 
