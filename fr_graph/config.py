@@ -166,7 +166,9 @@ class Settings(BaseModel):
         (``local`` or ``openai``) with ``FR_GRAPH_EMBEDDING_MODEL``, ``FR_GRAPH_EMBEDDING_DIM``,
         ``FR_GRAPH_EMBEDDING_BASE_URL`` and ``FR_GRAPH_EMBEDDING_API_KEY`` (else
         ``OPENAI_API_KEY``). ``FR_GRAPH_LLM_CLASSIFY`` and ``FR_GRAPH_LLM_DISTILL``
-        (``1``/``true``/``yes``) switch on the LLM classifier and distillation.
+        (``1``/``true``/``yes``) switch on the LLM classifier and distillation;
+        ``FR_GRAPH_LINK_VERIFIER=cross-encoder`` puts the cross-encoder behind the offline
+        link verifier.
         ``FR_GRAPH_STORE_ATTEMPTS`` and ``FR_GRAPH_STORE_BACKOFF`` (seconds) tune the retries
         after transient store failures; ``FR_GRAPH_SCAN_PARTITIONS`` sets how many concurrent
         parts an exact vector scan of a large group is split into on Neo4j.

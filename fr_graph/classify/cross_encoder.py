@@ -9,7 +9,8 @@ and a 6-way relation head. BENCHMARKS.md has its pair-level and store-level figu
 
 It runs as a cascade (:class:`CrossEncoderVerifier`): the offline verifier reads every pair,
 and only the pairs it does not read as clearly unrelated are read again by the
-cross-encoder, at about 10 ms per pair.
+cross-encoder, at about 10 ms per pair. Off by default (``Settings.link_verifier``): where
+facts have many close neighbours it costs about 27 ms per fact.
 
 What runs, all offline:
 
