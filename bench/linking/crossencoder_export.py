@@ -41,7 +41,7 @@ from typing import Any
 
 import finetune_probe
 import numpy as np
-from finetune_probe import LAYER_SHAPES, LAYER_TENSORS, QK, _q4, load_weights, tensor_directory
+from finetune_probe import LAYER_SHAPES, LAYER_TENSORS, QK, _q4, load_weights
 from joint_probe import (  # this script's folder
     RELATIONS,
     grouped_folds,
@@ -52,6 +52,8 @@ from joint_probe import (  # this script's folder
 )
 from sklearn.linear_model import LogisticRegression
 from token_probe import MODEL_BIN
+
+from fr_graph.classify.cross_encoder import read_model_file
 
 HERE = Path(__file__).resolve().parent
 HARD = ("updates", "cancels", "completes")  # the relations that hide the earlier fact
@@ -90,7 +92,7 @@ def roundtrip_share(raw: bytes, directory: dict[str, tuple[int, int, int]]) -> f
 def write_model(layers: list[dict[str, np.ndarray]], path: Path) -> dict[str, float]:
     """The engine's model file with layers 0..11 replaced by ``layers``; quantization error."""
     raw = bytearray(MODEL_BIN.read_bytes())
-    directory = tensor_directory(bytes(raw))
+    directory = read_model_file(bytes(raw)).tensors
     errors = []
     for layer in range(12):
         for part in LAYER_TENSORS:
@@ -190,7 +192,7 @@ def main() -> None:
     layers, head = load_weights(args.weights)
     raw = MODEL_BIN.read_bytes()
     result: dict[str, Any] = {"roundtrip_identical_blocks": roundtrip_share(
-        raw, tensor_directory(raw))}
+        raw, read_model_file(raw).tensors)}
     print(f"quantizer round trip: {result['roundtrip_identical_blocks']:.4f} of blocks identical",
           flush=True)
     folder = Path(args.folder)

@@ -40,7 +40,6 @@ from __future__ import annotations
 import argparse
 import ctypes
 import json
-import struct
 import time
 from pathlib import Path
 from typing import Any
@@ -58,7 +57,7 @@ from joint_probe import (  # this script's folder: the joint-reading probe
 from sklearn.linear_model import LogisticRegression
 from token_probe import MODEL_BIN, token_states_library  # the engine's states
 
-from fr_graph.classify.cross_encoder import dequantize_q4_0
+from fr_graph.classify.cross_encoder import dequantize_q4_0, read_model_file
 
 HERE = Path(__file__).resolve().parent
 CACHE = Path("/tmp/finetune_probe")  # cached states and vectors (--cache)
@@ -95,38 +94,13 @@ def _q4(raw: bytes, offset: int, nout: int, nin: int) -> np.ndarray:
     return dequantize_q4_0(blocks.reshape(-1, 18)).reshape(nout, nin)
 
 
-def tensor_directory(raw: bytes) -> dict[str, tuple[int, int, int]]:
-    """The model file's tensors: name -> (dtype: 1 = Q4_0, else float32; values; byte offset)."""
-    assert raw[:4] == b"E5S1"
-    o = 8 + 28 + 8
-    n_pieces = struct.unpack_from("<i", raw, o)[0]
-    o += 20
-    blob = struct.unpack_from("<Q", raw, o)[0]
-    o += 8 + (n_pieces + 1) * 4 + n_pieces * 4 + blob
-    o += 8 + struct.unpack_from("<iI", raw, o)[1]
-    count = struct.unpack_from("<i", raw, o)[0]
-    o += 4
-    directory: dict[str, tuple[int, int, int]] = {}
-    for _ in range(count):
-        length = struct.unpack_from("<H", raw, o)[0]
-        o += 2
-        name = raw[o:o + length].decode()
-        o += length
-        dtype = raw[o]
-        o += 1
-        n, offset, _nbytes = struct.unpack_from("<IQQ", raw, o)
-        o += 20
-        directory[name] = (dtype, n, offset)
-    return directory
-
-
 LAYER_SHAPES = {"q": (H, H), "k": (H, H), "v": (H, H), "ao": (H, H), "fi": (FF, H), "fo": (H, FF)}
 
 
 def load_top_layers(first: int = SPLIT_LAYER, last: int = 12) -> list[dict[str, np.ndarray]]:
     """The dequantized weights of encoder layers ``first..last-1`` (W stored as [out, in])."""
     raw = MODEL_BIN.read_bytes()
-    directory = tensor_directory(raw)
+    directory = read_model_file(raw).tensors
     layers = []
     for layer in range(first, last):
         params: dict[str, np.ndarray] = {}

