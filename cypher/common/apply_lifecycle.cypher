@@ -6,7 +6,7 @@
 // Params:  $overlays: FrFact rows to create or replace (every FactOverlay field);
 //          $updates: {edge_uuid, state, ambiguous, valid_to, slot_key, slot_source,
 //          contested} each (contested only ever grows: the strongest contesting link);
-//          $links: {newer, older, kind, confidence, at, reason, relation, score} each;
+//          $links: {newer, older, kind, confidence, at, reason, relation, score, reader} each;
 //          $invalidations: list of {edge_uuid, invalid_at} (a date-time);
 //          $now: date-time written as expired_at; $mirror: edge uuids to re-mirror
 // Returns: mirrored (how many RELATES_TO got their mirror re-applied)
@@ -29,7 +29,7 @@ MATCH (newer:FrFact {edge_uuid: l.newer})
 MATCH (older:FrFact {edge_uuid: l.older})
 MERGE (newer)-[s:FR_SUPERSEDES]->(older)
 SET s.kind = l.kind, s.confidence = l.confidence, s.at = l.at, s.reason = l.reason,
-    s.relation = l.relation, s.score = l.score
+    s.relation = l.relation, s.score = l.score, s.reader = l.reader
 WITH count(*) AS linked
 UNWIND $invalidations AS inv
 MATCH ()-[r:RELATES_TO {uuid: inv.edge_uuid}]->()

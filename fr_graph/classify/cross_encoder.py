@@ -37,7 +37,7 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from fr_graph.classify.linking import OfflineVerifier, PairInput
+from fr_graph.classify.linking import OFFLINE_READER, OfflineVerifier, PairInput, Reading
 from fr_graph.core.linking import RELATIONS, LinkBands, Relation
 from fr_graph.errors import ConfigError
 
@@ -47,6 +47,8 @@ Float32Array = npt.NDArray[np.float32]
 _METASPACE: Final = "\u2581"  # SentencePiece's word-start marker
 _Q4_BLOCK: Final = 32  # values per Q4_0 block: a float16 scale and 16 bytes of nibbles
 _UNRELATED: Final = RELATIONS.index(Relation.UNRELATED)
+#: The reader of pairs the cascade read again (:class:`~fr_graph.classify.linking.Reading`).
+CROSS_ENCODER_READER: Final = "cross-encoder"
 
 
 def joint_text(older: str, newer: str) -> str:
@@ -313,11 +315,18 @@ class CrossEncoderVerifier:
 
     async def assess(self, pairs: Sequence[PairInput]) -> FloatArray:
         """One row of :data:`~fr_graph.core.linking.RELATIONS` probabilities per pair."""
+        return (await self.read(pairs)).probabilities
+
+    async def read(self, pairs: Sequence[PairInput]) -> Reading:
+        """:meth:`assess`, saying which pairs the cross-encoder read again."""
         self.pairs_seen += len(pairs)
         out = self.offline.probabilities(pairs)
+        readers = [OFFLINE_READER] * len(pairs)
         again = np.flatnonzero(out[:, _UNRELATED] < self.gate).tolist()
         if again:
             self.pairs_read += len(again)
             out[again] = self.encoder.probabilities(
                 [(pairs[i].older, pairs[i].newer) for i in again])
-        return out
+            for i in again:
+                readers[i] = CROSS_ENCODER_READER
+        return Reading(out, tuple(readers))

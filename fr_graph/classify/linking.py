@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Final, Protocol
+from typing import Any, Final, Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
@@ -593,6 +593,36 @@ class LinkVerifier(Protocol):
         ...
 
 
+#: The reader of pairs the shipped offline model judged (see :class:`Reading`).
+OFFLINE_READER: Final = "offline"
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """A verifier's verdicts with, per pair, the reader that gave them (``offline``,
+    ``cross-encoder``, ``llm``, ...): a verifier that combines readers says which one
+    scored each link, and every link records it (``reader`` on ``FR_SUPERSEDES``)."""
+
+    probabilities: FloatArray
+    readers: tuple[str, ...]
+
+
+@runtime_checkable
+class ReadingVerifier(LinkVerifier, Protocol):
+    """A :class:`LinkVerifier` that also says which reader judged each pair."""
+
+    async def read(self, pairs: Sequence[PairInput]) -> Reading: ...
+
+
+async def read_pairs(verifier: LinkVerifier, pairs: Sequence[PairInput]) -> Reading:
+    """``verifier``'s verdicts on ``pairs``; a verifier that does not name its readers
+    (only :meth:`~LinkVerifier.assess`) is named by its class."""
+    if isinstance(verifier, ReadingVerifier):
+        return await verifier.read(pairs)
+    probabilities = await verifier.assess(pairs)
+    return Reading(probabilities, (type(verifier).__name__,) * len(pairs))
+
+
 class OfflineVerifier:
     """Relation probabilities for pairs of facts, offline and deterministic."""
 
@@ -614,3 +644,7 @@ class OfflineVerifier:
     async def assess(self, pairs: Sequence[PairInput]) -> FloatArray:
         """:meth:`probabilities` behind the :class:`LinkVerifier` protocol."""
         return self.probabilities(pairs)
+
+    async def read(self, pairs: Sequence[PairInput]) -> Reading:
+        """:meth:`probabilities`, every pair read by the offline model."""
+        return Reading(self.probabilities(pairs), (OFFLINE_READER,) * len(pairs))

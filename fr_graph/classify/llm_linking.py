@@ -26,7 +26,13 @@ import numpy as np
 from pydantic import BaseModel, Field
 
 from fr_graph._graphiti import LLMClient  # first: it guards graphiti-core's import side effects
-from fr_graph.classify.linking import FloatArray, OfflineVerifier, PairInput
+from fr_graph.classify.linking import (
+    OFFLINE_READER,
+    FloatArray,
+    OfflineVerifier,
+    PairInput,
+    Reading,
+)
 from fr_graph.classify.llm import (
     DEFAULT_CONCURRENCY,
     DEFAULT_TIMEOUT_S,
@@ -45,6 +51,10 @@ logger = logging.getLogger(__name__)
 
 #: One pair's answer is tiny; a cap keeps a runaway model cheap.
 MAX_TOKENS = 512
+#: Readers of pairs (:class:`~fr_graph.classify.linking.Reading`): the LLM, and the offline
+#: verifier standing in for it after a failure.
+LLM_READER = "llm"
+_AFTER_FAILURE = f"{OFFLINE_READER} after {LLM_READER} failure"
 #: The optional reason the model may give, as kept (it is not used for the decision).
 MAX_REASON_CHARS = 200
 
@@ -222,9 +232,16 @@ class LLMLinkVerifier:
     async def assess(self, pairs: Sequence[PairInput]) -> FloatArray:
         """One row of :data:`~fr_graph.core.linking.RELATIONS` probabilities per pair, in
         order, up to ``concurrency`` calls at a time."""
+        return (await self.read(pairs)).probabilities
+
+    async def read(self, pairs: Sequence[PairInput]) -> Reading:
+        """:meth:`assess`, saying which pairs the LLM judged and which the fallback did
+        (``offline`` for a pair with an empty text, ``offline after llm failure`` once
+        the LLM failed on it or the batch tripped)."""
         rows = np.zeros((len(pairs), len(RELATIONS)), dtype=np.float64)
+        readers = [LLM_READER] * len(pairs)
         if not pairs:
-            return rows
+            return Reading(rows, ())
         gate = asyncio.Semaphore(self.concurrency)
         failures_in_a_row = 0
         tripped = False
@@ -235,11 +252,13 @@ class LLMLinkVerifier:
             pair = pairs[index]
             if not pair.older.strip() or not pair.newer.strip():
                 fallen.append(index)  # nothing to ask
+                readers[index] = OFFLINE_READER
                 return
             async with gate:
                 if tripped:
                     self.fallbacks += 1
                     fallen.append(index)
+                    readers[index] = _AFTER_FAILURE
                     return
                 try:
                     rows[index] = await self._ask(pair)
@@ -253,6 +272,7 @@ class LLMLinkVerifier:
                             failures_in_a_row, len(pairs))
                     self._note_fallback(exc)
                     fallen.append(index)
+                    readers[index] = _AFTER_FAILURE
                     return
                 failures_in_a_row = 0
 
@@ -260,7 +280,7 @@ class LLMLinkVerifier:
         if fallen:
             fallen.sort()
             rows[fallen] = self.fallback.probabilities([pairs[i] for i in fallen])
-        return rows
+        return Reading(rows, tuple(readers))
 
     async def _ask(self, pair: PairInput) -> FloatArray:
         from graphiti_core.llm_client.config import ModelSize

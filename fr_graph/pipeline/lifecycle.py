@@ -51,9 +51,11 @@ from fr_graph.classify.linking import (
     LinkVerifier,
     OfflineVerifier,
     PairInput,
+    Reading,
     TextCues,
     evidence,
     names_day_ahead,
+    read_pairs,
     text_cues,
 )
 from fr_graph.core.lifecycle import LifecycleState, Marker
@@ -226,11 +228,12 @@ class Link:
     reason: str
     relation: str | None = None  # the verifier's, for links made by meaning
     score: float | None = None
+    reader: str | None = None  # which of the verifier's readers scored it
 
     def to_row(self) -> dict[str, Any]:
         return {"newer": self.newer, "older": self.older, "kind": str(self.kind),
                 "confidence": self.confidence, "at": self.at, "reason": self.reason,
-                "relation": self.relation, "score": self.score}
+                "relation": self.relation, "score": self.score, "reader": self.reader}
 
 
 @dataclass(frozen=True, slots=True)
@@ -401,7 +404,7 @@ class Planner:
             self._apply(step, link=link)
 
     def _apply(self, step: Transition, *, link: bool = True, relation: str | None = None,
-               score: float | None = None) -> None:
+               score: float | None = None, reader: str | None = None) -> None:
         older = self.facts[step.from_id]
         acting = self.facts[step.to_id] if step.to_id else None
         if step.kind in _SOFT_KINDS:
@@ -416,7 +419,7 @@ class Planner:
         if link and step.to_id is not None:
             self.links[(step.to_id, step.from_id)] = Link(
                 step.to_id, step.from_id, step.kind, step.confidence, to_iso(step.at) or "",
-                step.reason, relation, score)
+                step.reason, relation, score, reader)
 
     # -- retraction by meaning ----------------------------------------------------------
 
@@ -507,16 +510,19 @@ class Planner:
             self.facts[p.later].observed_at or "", self.facts[p.earlier].observed_at or "",
             p.texts.newer, p.texts.older))
 
-    def apply_links(self, pairs: Sequence[LinkPair], probabilities: np.ndarray,
+    def apply_links(self, pairs: Sequence[LinkPair], reading: Reading,
                     bands: LinkBands) -> None:
-        """Apply the verifier's verdicts on ``pairs`` (see :mod:`fr_graph.core.linking`).
+        """Apply the verifier's verdicts on ``pairs`` (see :mod:`fr_graph.core.linking`);
+        each link records the reader that scored it.
 
         A hedged later statement ("thinking about switching to oat milk") never changes the
         earlier fact's state: at most it contests it. Only an active earlier fact is acted
         on: superseded, retracted, expired and archived ones are left alone.
         """
+        probabilities = reading.probabilities
         corrected = self._corrected(pairs, probabilities, bands)
-        for index, (pair, probs) in enumerate(zip(pairs, probabilities, strict=True)):
+        for index, (pair, probs, reader) in enumerate(
+                zip(pairs, probabilities, reading.readers, strict=True)):
             decision = decide_link(probs, bands)
             if index in corrected:
                 decision = LinkDecision(Relation.UPDATES, corrected[index], hard=True,
@@ -547,11 +553,13 @@ class Planner:
                 kind=decision.kind, confidence=decision.probability,
                 at=later.observed or datetime.now(UTC),
                 reason=((f"corrected by a later statement (verifier {decision.probability:.2f}"
-                         " for updates, contradicts or refines)" if index in corrected else
+                         f" for updates, contradicts or refines, read by {reader})"
+                         if index in corrected else
                          f"linked by meaning: {decision.relation.value} "
-                         f"(verifier {decision.probability:.2f}){effect}")
+                         f"(verifier {decision.probability:.2f}, read by {reader}){effect}")
                         + (f"; {clues}" if clues else "")),
-            ), relation=decision.relation.value, score=round(decision.probability, 4))
+            ), relation=decision.relation.value, score=round(decision.probability, 4),
+                reader=reader)
             if not decision.hard and later.marker is not Marker.TENTATIVE:
                 self._contest(earlier, decision.probability)
 
@@ -819,7 +827,7 @@ async def transition_batch(
                 planner.know(await runner.run("lifecycle_facts", group_id, group_id=group_id,
                                               keys=slots, prefixes=[], edge_uuids=[]))
             judge = verifier or OfflineVerifier()
-            planner.apply_links(pairs, await judge.assess([p.texts for p in pairs]),
+            planner.apply_links(pairs, await read_pairs(judge, [p.texts for p in pairs]),
                                 judge.bands)
         link_pairs, link_seconds = len(pairs), time.perf_counter() - started
 

@@ -40,14 +40,16 @@ async def test_update_imported_out_of_order_joins_one_slot_and_supersedes(
     [link] = await links(fr, group_id)
     assert (link["newer"], link["older"], link["kind"]) == ("ebike", "civic", "supersede")
     assert "linked by meaning: updates" in link["reason"] and "civic" in link["reason"]
+    assert link["reader"] == "offline" and "read by offline" in link["reason"]
     key, source = await slot_of(fr, group_id, "civic")
     assert key is not None and source == "linked"
     assert await slot_of(fr, group_id, "ebike") == (key, "linked")
 
-    # explain shows the link, the relation and the verifier's evidence.
+    # explain shows the link, the relation, its reader and the verifier's evidence.
     explained = await fr.explain(stable_uuid(group_id, "fact", "civic"), "what do I drive?",
                                  group_id=group_id, now=T3)
-    assert any("linked by meaning: updates" in note for note in explained.notes)
+    assert any("linked by meaning: updates" in note and "read by offline" in note
+               for note in explained.notes)
 
     # A history question still finds the superseded value; a current one does not.
     past = await fr.search("what car did I use to drive?", group_id=group_id, now=T3)
@@ -151,7 +153,8 @@ async def test_llm_verifier_decides_links_when_configured(
             assert await states(fr, group_id) == {"car": ("superseded", False),
                                                   "bike": ("active", False)}
             [link] = await links(fr, group_id)
-            assert "updates (verifier 0.97)" in link["reason"]
+            assert "updates (verifier 0.97, read by llm)" in link["reason"]
+            assert link["reader"] == "llm"
             await assert_lifecycle_invariants(fr, group_id)
         assert "PairRelation" in fake.schema_names()
 
@@ -195,4 +198,8 @@ async def test_the_cross_encoder_cascade_supersedes_what_the_offline_verifier_on
         [link] = await links(fr, other)
         assert (link["newer"], link["older"], link["kind"]) == ("luis", "dana", "supersede")
         assert "linked by meaning: updates" in link["reason"]
+        assert link["reader"] == "cross-encoder"
+        explained = await fr.explain(stable_uuid(other, "fact", "dana"), "who is my manager?",
+                                     group_id=other, now=T3)
+        assert any("read by cross-encoder" in note for note in explained.notes)
         await assert_lifecycle_invariants(fr, other)

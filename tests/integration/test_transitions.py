@@ -82,7 +82,7 @@ async def links(fr: FrGraph, group_id: str) -> list[dict[str, Any]]:
         "test_links",
         "MATCH (n:FrFact {group_id: $group_id})-[s:FR_SUPERSEDES]->(o:FrFact) "
         "RETURN n.source_id AS newer, o.source_id AS older, s.kind AS kind, "
-        "s.confidence AS confidence, s.at AS at, s.reason AS reason "
+        "s.confidence AS confidence, s.at AS at, s.reason AS reason, s.reader AS reader "
         "ORDER BY newer, older",
         group_id, group_id=group_id)
 

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fr_graph import cypher
-from fr_graph.classify.linking import PairInput, shipped_model, text_cues
+from fr_graph.classify.linking import OFFLINE_READER, PairInput, Reading, shipped_model, text_cues
 from fr_graph.core.lifecycle import LifecycleState, Marker
 from fr_graph.core.linking import RELATIONS, LinkBands, Relation
 from fr_graph.core.ontology import Category
@@ -51,6 +51,11 @@ def stored(uuid: str, key: str, days: int, *, state: S = S.ACTIVE,
     return {"edge_uuid": uuid, "slot_key": key, "category": str(category),
             "marker": str(marker), "observed_at": to_iso(at(days)), "confidence": confidence,
             "state": str(state), "ambiguous": ambiguous, "valid_to": None}
+
+
+def offline(probabilities: np.ndarray) -> Reading:
+    """Verdicts as the offline verifier gives them: every pair read by it."""
+    return Reading(probabilities, (OFFLINE_READER,) * len(probabilities))
 
 
 def links(planner: Planner) -> set[tuple[str, str, str]]:
@@ -342,7 +347,7 @@ def _link(planner: Planner, earlier: str, later: str, relation: str) -> None:
     probabilities = np.full((1, len(RELATIONS)), 0.01)
     probabilities[0, RELATIONS.index(Relation(relation))] = 0.97
     planner.apply_links([LinkPair(earlier, later, PairInput(earlier, later, vector, vector))],
-                        probabilities, LinkBands())
+                        offline(probabilities), LinkBands())
 
 
 def inferred(uuid: str, days: int) -> FactOverlay:
@@ -395,7 +400,7 @@ def _verdict(planner: Planner, earlier: str, later: str, relation: str, p: float
     probabilities = np.full((1, len(RELATIONS)), (1.0 - p) / (len(RELATIONS) - 1))
     probabilities[0, RELATIONS.index(Relation(relation))] = p
     planner.apply_links([LinkPair(earlier, later, PairInput(earlier, later, vector, vector))],
-                        probabilities, LinkBands(hard=0.95, soft=0.5, contradicts=0.5))
+                        offline(probabilities), LinkBands(hard=0.95, soft=0.5, contradicts=0.5))
 
 
 def test_a_soft_link_contests_the_earlier_fact_and_the_strongest_one_counts() -> None:
@@ -440,7 +445,7 @@ def _link_texts(planner: Planner, earlier: tuple[str, str], later: tuple[str, st
     probabilities[0, RELATIONS.index(relation)] = probability
     planner.apply_links([LinkPair(earlier[0], later[0],
                                   PairInput(earlier[1], later[1], vector, vector))],
-                        probabilities, bands or LinkBands())
+                        offline(probabilities), bands or LinkBands())
 
 
 def test_only_a_plan_can_be_completed_or_cancelled() -> None:
@@ -661,7 +666,7 @@ def test_a_correction_ends_the_one_statement_it_corrects() -> None:
         LinkPair("bike", "fix", PairInput("Sold my old road bicycle",
                                           "I misremembered, the Vespa was 1700", vector,
                                           vector))],
-        rows, LinkBands())
+        offline(rows), LinkBands())
     assert links(planner) == {("fix", "vespa", "supersede")}
     [link] = planner.links.values()
     assert link.reason.startswith("corrected by a later statement (verifier 0.82")
@@ -671,7 +676,7 @@ def test_a_correction_ends_the_one_statement_it_corrects() -> None:
     plain.add([inferred("fix", 9)])
     plain.apply_links([LinkPair("vespa", "fix", PairInput(
         "Bought the Vespa for 1650", "The Vespa was 1700 with the transfer fee", vector,
-        vector))], rows[:1], LinkBands())
+        vector))], offline(rows[:1]), LinkBands())
     assert plain.facts["vespa"].state is S.ACTIVE
 
 
@@ -698,7 +703,7 @@ def test_a_correction_that_names_the_wrong_value_ends_only_a_note_saying_it(
     verdict[0, RELATIONS.index(Relation.REFINES)] = 0.8
     vector = np.ones(4)
     planner.apply_links([LinkPair("old", "fix", PairInput(older_text, correction, vector,
-                                                          vector))], verdict, LinkBands())
+                                                          vector))], offline(verdict), LinkBands())
     assert (planner.facts["old"].state is not S.ACTIVE) is ends
 
 

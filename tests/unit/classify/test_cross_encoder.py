@@ -95,6 +95,7 @@ async def test_the_cascade_rereads_only_pairs_the_offline_verifier_does_not_rule
     np.testing.assert_array_equal(rows[1], alone[1])                     # ...and kept as read
     np.testing.assert_allclose(rows[0], encoder.probabilities([texts[0]])[0])
     assert (cascade.pairs_seen, cascade.pairs_read) == (2, 1)
+    assert (await cascade.read(pairs)).readers == ("cross-encoder", "offline")
     # The offline verifier only flags the manager change; the cross-encoder is sure of it.
     assert not decide_link(alone[0], offline.bands).hard
     assert decide_link(rows[0], cascade.bands).hard

@@ -10,6 +10,7 @@ import pytest
 
 from fr_graph.classify.linking import (
     FEATURE_NAMES,
+    FloatArray,
     OfflineVerifier,
     PairInput,
     VerifierEnsemble,
@@ -17,6 +18,7 @@ from fr_graph.classify.linking import (
     bands_from_json,
     bands_to_json,
     pair_features,
+    read_pairs,
     vector_inputs,
     verifier_from_json,
 )
@@ -181,6 +183,25 @@ def test_an_ensemble_averages_its_models_and_round_trips() -> None:
     assert isinstance(verifier_from_json(parts[0].to_json()), VerifierModel)
     with pytest.raises(ConfigError, match="an ensemble needs at least one model"):
         verifier_from_json({"ensemble": [], "bands": bands_to_json(bands)})
+
+
+async def test_every_verdict_names_its_reader() -> None:
+    """The offline verifier reads every pair itself; a verifier that gives probabilities
+    only (the :class:`LinkVerifier` protocol) is named by its class."""
+
+    class Constant:
+        bands = LinkBands()
+
+        async def assess(self, pairs: list[PairInput]) -> FloatArray:
+            return np.full((len(pairs), len(RELATIONS)), 1 / len(RELATIONS))
+
+    vector = np.ones(384) / np.sqrt(384)  # the shipped model's e5 dimension
+    pairs = [PairInput("Drives a Civic", "Sold the Civic", vector, vector)] * 2
+    offline = OfflineVerifier()
+    reading = await read_pairs(offline, pairs)
+    assert reading.readers == ("offline", "offline")
+    np.testing.assert_array_equal(reading.probabilities, offline.probabilities(pairs))
+    assert (await read_pairs(Constant(), pairs)).readers == ("Constant", "Constant")
 
 
 @pytest.mark.parametrize("query", [

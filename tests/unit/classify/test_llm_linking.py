@@ -239,7 +239,9 @@ async def test_mixed_batch_only_failed_pairs_fall_back(llm: LLMClient, fake: Fak
     pairs = [pair("Lives in Denver", "Moved to Boston", seed=1), blank,
              pair("Trip to Rome in May", "Cancelled the Rome trip", seed=2)]
     verifier = LLMLinkVerifier(llm)
-    rows = await verifier.assess(pairs)
+    reading = await verifier.read(pairs)
+    rows = reading.probabilities
+    assert reading.readers == ("llm", "offline", "llm")  # each link says who scored it
     assert_rows(rows, 3)
     assert RELATIONS[int(rows[0].argmax())] is R.UPDATES
     np.testing.assert_allclose(rows[1], offline_row(blank))  # nothing to ask: no call
@@ -254,8 +256,9 @@ async def test_batch_stops_calling_a_failing_llm(
     verifier = LLMLinkVerifier(llm, concurrency=1, trip_after=3)
     pairs = [pair(f"Likes pizza {i}", f"Now likes sushi {i}", seed=i) for i in range(8)]
     with caplog.at_level(logging.WARNING, logger=LOGGER):
-        rows = await verifier.assess(pairs)
-    np.testing.assert_allclose(rows, OfflineVerifier().probabilities(pairs))
+        reading = await verifier.read(pairs)
+    np.testing.assert_allclose(reading.probabilities, OfflineVerifier().probabilities(pairs))
+    assert reading.readers == ("offline after llm failure",) * 8
     assert len(fake.requests) == 3 and verifier.fallbacks == 8
     assert "3 times in a row" in caplog.text
 
